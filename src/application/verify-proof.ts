@@ -1,0 +1,61 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { isRight } from 'fp-ts/lib/Either.js';
+import type { ProofEnvelope } from '../domain/protocol/envelope.js';
+import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../domain/protocol/failures.js';
+import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../domain/protocol/limits.js';
+import { verifyEnvelope, type VerifiedProof, type VerifyCrypto } from '../domain/protocol/verify-envelope.js';
+import { firstProblem } from './codecs/codec-errors.js';
+import { EnvelopeCodec } from './codecs/envelope.codec.js';
+
+/**
+ * Check 1 (shape and limits) on an unknown JSON value. The decoded envelope is the value as
+ * sent, so the hashes later cover exactly the members the device signed.
+ */
+export function decodeEnvelope(raw: unknown, limits: ProtocolLimits = DEFAULT_LIMITS): E.Either<ProofFailure, ProofEnvelope> {
+  const depth = jsonDepth(raw, limits.maxDepth);
+  if (depth > limits.maxDepth) return E.left({ _tag: 'LimitExceeded', limit: 'depth', max: limits.maxDepth, actual: depth });
+  const decoded = EnvelopeCodec.decode(raw);
+  if (!isRight(decoded)) {
+    const { path, problem } = firstProblem(decoded.left);
+    return E.left({ _tag: 'MalformedEnvelope', path: path === '(body)' ? 'envelope' : path, problem });
+  }
+  const envelope = raw as ProofEnvelope;
+  const events = envelope.payload.telemetry_normalized.events.length;
+  if (events > limits.maxEvents) return E.left({ _tag: 'LimitExceeded', limit: 'events', max: limits.maxEvents, actual: events });
+  return E.right(envelope);
+}
+
+/** Checks 1–7 on an unknown value. */
+export function verifyUnknown(
+  raw: unknown,
+  crypto: VerifyCrypto,
+  limits: ProtocolLimits = DEFAULT_LIMITS,
+): E.Either<ProofFailure, VerifiedProof> {
+  const envelope = decodeEnvelope(raw, limits);
+  return isRight(envelope) ? verifyEnvelope(envelope.right, crypto) : envelope;
+}
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+
+/** The verdict as the library, the CLI and `POST /v1/verify` report it. */
+export interface VerificationReport {
+  readonly valid: boolean;
+  /** The proof id (= payload_hash) when valid, else null. */
+  readonly proof_id: string | null;
+  /** Why it is invalid, naming the member; null when valid. */
+  readonly reason: string | null;
+  /** The failure's tag, for programs; null when valid. */
+  readonly code: ProofFailure['_tag'] | null;
+  /** Each check in order: passed up to the failing one, skipped after it. */
+  readonly checks: Readonly<Record<CheckName, CheckStatus>>;
+}
+
+export function toReport(result: E.Either<ProofFailure, VerifiedProof>): VerificationReport {
+  const failedAt = isRight(result) ? -1 : CHECKS.indexOf(checkOf(result.left));
+  const checks = Object.fromEntries(
+    CHECKS.map((name, i) => [name, failedAt === -1 || i < failedAt ? 'passed' : i === failedAt ? 'failed' : 'skipped']),
+  ) as Record<CheckName, CheckStatus>;
+  return isRight(result)
+    ? { valid: true, proof_id: result.right.proofId, reason: null, code: null, checks }
+    : { valid: false, proof_id: null, reason: describeFailure(result.left), code: result.left._tag, checks };
+}

@@ -1,0 +1,20 @@
+/**
+ * The two primitives the protocol needs, as the domain sees them. Adapters provide them
+ * (hash-wasm for BLAKE3; node:crypto or tweetnacl for Ed25519); the domain stays pure.
+ */
+export interface Blake3 {
+  /** Lowercase hex of BLAKE3-256 of the UTF-8 bytes of `text`. */
+  hashText(text: string): string;
+}
+
+export interface SignatureVerifier {
+  /** RFC 8032 verification, strict: non-canonical S or point encodings are rejected. */
+  verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
+}
+
+export interface Signer {
+  /** The 32-byte public key for a 32-byte seed. */
+  publicKey(seed: Uint8Array): Uint8Array;
+  /** 64-byte Ed25519 signature of `message` with the key derived from `seed`. */
+  sign(seed: Uint8Array, message: Uint8Array): Uint8Array;
+}

@@ -1,0 +1,73 @@
+/**
+ * Why an envelope is not a valid proof. Each failure is a tagged value naming the first check
+ * that failed (PROTOCOL.md, "Verification order") and the member it concerns.
+ */
+export type ProofFailure =
+  | { readonly _tag: 'MalformedEnvelope'; readonly path: string; readonly problem: string }
+  | { readonly _tag: 'LimitExceeded'; readonly limit: 'depth' | 'events' | 'size'; readonly max: number; readonly actual: number }
+  | { readonly _tag: 'UnsupportedVersion'; readonly value: string }
+  | { readonly _tag: 'UnsupportedHashAlg'; readonly value: string }
+  | { readonly _tag: 'UnsupportedSignatureAlg'; readonly value: string }
+  | { readonly _tag: 'InvalidTimestamp'; readonly path: string; readonly value: string }
+  | { readonly _tag: 'TelemetryHashMismatch'; readonly claimed: string; readonly computed: string }
+  | { readonly _tag: 'PayloadHashMismatch'; readonly claimed: string; readonly computed: string }
+  | { readonly _tag: 'InvalidKeyEncoding'; readonly path: 'signer_public_key_b64' | 'signature_b64'; readonly problem: string }
+  | { readonly _tag: 'SignatureInvalid' };
+
+export type ProofFailureTag = ProofFailure['_tag'];
+
+/** The verification step each failure belongs to, in the order they run. */
+export const CHECKS = ['shape', 'algorithms', 'timestamps', 'telemetry_hash', 'payload_hash', 'encoding', 'signature'] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+export function checkOf(failure: ProofFailure): CheckName {
+  switch (failure._tag) {
+    case 'MalformedEnvelope':
+    case 'LimitExceeded':
+      return 'shape';
+    case 'UnsupportedVersion':
+    case 'UnsupportedHashAlg':
+    case 'UnsupportedSignatureAlg':
+      return 'algorithms';
+    case 'InvalidTimestamp':
+      return 'timestamps';
+    case 'TelemetryHashMismatch':
+      return 'telemetry_hash';
+    case 'PayloadHashMismatch':
+      return 'payload_hash';
+    case 'InvalidKeyEncoding':
+      return 'encoding';
+    case 'SignatureInvalid':
+      return 'signature';
+  }
+}
+
+/** A sentence for people: names the member and what is wrong with it. */
+export function describeFailure(failure: ProofFailure): string {
+  switch (failure._tag) {
+    case 'MalformedEnvelope':
+      return `${failure.path} ${failure.problem}`;
+    case 'LimitExceeded':
+      return failure.limit === 'depth'
+        ? `envelope is nested ${failure.actual} levels deep; the limit is ${failure.max}`
+        : failure.limit === 'events'
+          ? `payload.telemetry_normalized.events has ${failure.actual} events; the limit is ${failure.max}`
+          : `envelope is ${failure.actual} bytes; the limit is ${failure.max}`;
+    case 'UnsupportedVersion':
+      return `payload.version must be "1" (got ${JSON.stringify(failure.value)})`;
+    case 'UnsupportedHashAlg':
+      return `payload.hash_alg must be "blake3" (got ${JSON.stringify(failure.value)})`;
+    case 'UnsupportedSignatureAlg':
+      return `payload.signature_alg must be "ed25519" (got ${JSON.stringify(failure.value)})`;
+    case 'InvalidTimestamp':
+      return `${failure.path} is not an RFC 3339 date-time with offset (got ${JSON.stringify(failure.value)})`;
+    case 'TelemetryHashMismatch':
+      return `payload.telemetry_hash does not match the BLAKE3 hash of the canonical telemetry_normalized (claimed ${failure.claimed}, computed ${failure.computed})`;
+    case 'PayloadHashMismatch':
+      return `payload.payload_hash does not match the BLAKE3 hash of the canonical payload (claimed ${failure.claimed}, computed ${failure.computed})`;
+    case 'InvalidKeyEncoding':
+      return `${failure.path} ${failure.problem}`;
+    case 'SignatureInvalid':
+      return 'signature_b64 is not a valid Ed25519 signature by signer_public_key_b64 over payload.payload_hash';
+  }
+}

@@ -1,0 +1,88 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { canonicalPayloadText, canonicalText } from './canonical.js';
+import type { Blake3, SignatureVerifier } from './crypto.js';
+import { parseRfc3339 } from './datetime.js';
+import { decodeBase64Strict, utf8 } from './encoding.js';
+import { HASH_ALG, PROTOCOL_VERSION, SIGNATURE_ALG, type ProofEnvelope } from './envelope.js';
+import type { ProofFailure } from './failures.js';
+
+export interface VerifyCrypto {
+  readonly blake3: Blake3;
+  readonly verifier: SignatureVerifier;
+}
+
+/** What a successful verification establishes. */
+export interface VerifiedProof {
+  readonly proofId: string;
+  readonly envelope: ProofEnvelope;
+  readonly createdAtMs: number;
+}
+
+const NOT_UNICODE = (path: string): ProofFailure => ({
+  _tag: 'MalformedEnvelope',
+  path,
+  problem: 'contains a string with a lone surrogate, which has no canonical JSON form',
+});
+
+/**
+ * Runs checks 2–7 of PROTOCOL.md on an envelope whose shape (check 1) is already known good,
+ * stopping at the first failure. Hashes are computed over the members exactly as sent.
+ */
+export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E.Either<ProofFailure, VerifiedProof> {
+  const payload = envelope.payload;
+
+  // 2. Versions and algorithms: anything else could mean different hashing or signing rules.
+  if (payload.version !== PROTOCOL_VERSION) return E.left({ _tag: 'UnsupportedVersion', value: payload.version });
+  if (payload.hash_alg !== HASH_ALG) return E.left({ _tag: 'UnsupportedHashAlg', value: payload.hash_alg });
+  if (payload.signature_alg !== SIGNATURE_ALG) return E.left({ _tag: 'UnsupportedSignatureAlg', value: payload.signature_alg });
+
+  // 3. Timestamps.
+  const createdAtMs = parseRfc3339(payload.created_at);
+  if (createdAtMs === null) return E.left({ _tag: 'InvalidTimestamp', path: 'payload.created_at', value: payload.created_at });
+  const events = payload.telemetry_normalized.events;
+  for (let i = 0; i < events.length; i++) {
+    const ts = events[i]!.ts;
+    if (parseRfc3339(ts) === null) {
+      return E.left({ _tag: 'InvalidTimestamp', path: `payload.telemetry_normalized.events[${i}].ts`, value: ts });
+    }
+  }
+
+  // 4. telemetry_hash. A lone surrogate has no UTF-8 form, so such a value has no canonical bytes.
+  const telemetryText = canonicalText(payload.telemetry_normalized);
+  if (telemetryText === null) return E.left(NOT_UNICODE('payload.telemetry_normalized'));
+  const telemetryHash = crypto.blake3.hashText(telemetryText);
+  if (telemetryHash !== payload.telemetry_hash) {
+    return E.left({ _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash });
+  }
+
+  // 5. payload_hash: binds subject, times, telemetry_hash and meta together.
+  const payloadText = canonicalPayloadText(payload, telemetryText);
+  if (payloadText === null) return E.left(NOT_UNICODE('payload'));
+  const payloadHash = crypto.blake3.hashText(payloadText);
+  if (payloadHash !== payload.payload_hash) {
+    return E.left({ _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash });
+  }
+
+  // 6. Encodings.
+  const publicKey = decodeBase64Strict(envelope.signer_public_key_b64);
+  if (publicKey === null || publicKey.length !== 32) {
+    return E.left({
+      _tag: 'InvalidKeyEncoding',
+      path: 'signer_public_key_b64',
+      problem: publicKey === null ? 'is not canonical padded base64' : `must decode to 32 bytes (got ${publicKey.length})`,
+    });
+  }
+  const signature = decodeBase64Strict(envelope.signature_b64);
+  if (signature === null || signature.length !== 64) {
+    return E.left({
+      _tag: 'InvalidKeyEncoding',
+      path: 'signature_b64',
+      problem: signature === null ? 'is not canonical padded base64' : `must decode to 64 bytes (got ${signature.length})`,
+    });
+  }
+
+  // 7. The signature covers the 64-character hex text of payload_hash (what the ACTO SDK signs).
+  if (!crypto.verifier.verify(publicKey, utf8(payloadHash), signature)) return E.left({ _tag: 'SignatureInvalid' });
+
+  return E.right({ proofId: payloadHash, envelope, createdAtMs });
+}

@@ -1,0 +1,35 @@
+/**
+ * Library entry: the proof protocol and the registry's domain, for embedding in other
+ * services. Loads no HTTP server and no database driver.
+ */
+import { ProofProtocol } from './application/proof-protocol.js';
+import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
+import { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
+import { TweetnaclEd25519 } from './adapters/crypto/tweetnacl-ed25519.js';
+import { DEFAULT_LIMITS, type ProtocolLimits } from './domain/protocol/limits.js';
+
+export interface ProofProtocolOptions {
+  /** `node` (OpenSSL, fastest; default) or `tweetnacl` (pure JS, runs anywhere). */
+  readonly ed25519?: 'node' | 'tweetnacl';
+  readonly limits?: Partial<ProtocolLimits>;
+}
+
+export async function createProofProtocol(options: ProofProtocolOptions = {}): Promise<ProofProtocol> {
+  const ed = options.ed25519 === 'tweetnacl' ? new TweetnaclEd25519() : new NodeEd25519();
+  return new ProofProtocol(await HashWasmBlake3.create(), ed, ed, { ...DEFAULT_LIMITS, ...options.limits });
+}
+
+export { ProofProtocol } from './application/proof-protocol.js';
+export { decodeEnvelope, toReport, verifyUnknown, type CheckStatus, type VerificationReport } from './application/verify-proof.js';
+export { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
+export { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
+export { TweetnaclEd25519 } from './adapters/crypto/tweetnacl-ed25519.js';
+export * from './domain/protocol/envelope.js';
+export type { Blake3, Signer, SignatureVerifier } from './domain/protocol/crypto.js';
+export { createEnvelope, type EnvelopeInput } from './domain/protocol/create-envelope.js';
+export { verifyEnvelope, type VerifiedProof } from './domain/protocol/verify-envelope.js';
+export { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from './domain/protocol/failures.js';
+export { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from './domain/protocol/limits.js';
+export { canonicalText } from './domain/protocol/canonical.js';
+export { decodeBase64Strict, encodeBase64, bytesToHex, hexToBytes } from './domain/protocol/encoding.js';
+export { parseRfc3339 } from './domain/protocol/datetime.js';

@@ -1,0 +1,20 @@
+import { ProofProtocol } from '../../src/application/proof-protocol.js';
+import { HashWasmBlake3 } from '../../src/adapters/crypto/hash-wasm-blake3.js';
+import { NodeEd25519 } from '../../src/adapters/crypto/node-ed25519.js';
+import { TweetnaclEd25519 } from '../../src/adapters/crypto/tweetnacl-ed25519.js';
+
+const blake3 = await HashWasmBlake3.create();
+const node = new NodeEd25519();
+const nacl = new TweetnaclEd25519();
+
+/** One protocol per signature adapter, so protocol tests run through both. */
+export const protocols = {
+  'node:crypto': new ProofProtocol(blake3, node, node),
+  tweetnacl: new ProofProtocol(blake3, nacl, nacl),
+} as const;
+
+export const protocol = protocols['node:crypto'];
+export { blake3 };
+
+/** A deterministic device seed for tests: bytes 0..31 offset by `n`. */
+export const testSeed = (n = 0): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => (i + n) & 0xff);
