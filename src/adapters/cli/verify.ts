@@ -1,0 +1,63 @@
+import type { VerificationReport } from '../../application/verify-proof.js';
+import { createProofProtocol } from '../../index.js';
+import {
+  CliError,
+  EXIT_INVALID,
+  EXIT_OK,
+  isPlainObject,
+  parseCommandArgs,
+  parseJson,
+  readSource,
+  type CliIo,
+  type Command,
+} from './command.js';
+
+const USAGE = `Usage: proof-registry verify [--json] [--ed25519 node|tweetnacl] <envelope.json|->
+
+Verifies a proof envelope (protocol v1), bare or wrapped as {"envelope": ...}.
+Exit code: 0 valid, 1 invalid, 2 usage or input error (missing file, not JSON).
+
+Options:
+  --json               print the verification report as JSON
+  --ed25519 <adapter>  node (OpenSSL, default) or tweetnacl (pure JavaScript)
+  -h, --help           show this help
+`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  ed25519: { type: 'string' },
+} as const;
+
+export const verifyCommand: Command = {
+  summary: 'verify a proof envelope (exit 0 valid, 1 invalid)',
+  usage: USAGE,
+  async run(args: readonly string[], io: CliIo): Promise<number> {
+    const { values, positionals, help } = parseCommandArgs(args, OPTIONS, { min: 1, max: 1, name: '<envelope.json> (or - for stdin)' });
+    if (help) {
+      io.stdout.write(USAGE);
+      return EXIT_OK;
+    }
+    const ed25519 = values.ed25519 ?? 'node';
+    if (ed25519 !== 'node' && ed25519 !== 'tweetnacl') {
+      throw new CliError(`--ed25519 must be "node" or "tweetnacl" (got ${JSON.stringify(ed25519)})`);
+    }
+    const source = await readSource(positionals[0]!, io);
+    const json = parseJson(source.text, source.name);
+    const protocol = await createProofProtocol({ ed25519 });
+    const report = protocol.verify(unwrap(json));
+    io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    return report.valid ? EXIT_OK : EXIT_INVALID;
+  },
+};
+
+/** `{ "envelope": … }` is how the API and the ACTO SDK send one; a bare envelope has `payload`. */
+function unwrap(json: unknown): unknown {
+  return isPlainObject(json) && !('payload' in json) && 'envelope' in json ? json.envelope : json;
+}
+
+export function formatReport(report: VerificationReport): string {
+  const head = report.valid ? `valid  proof_id ${report.proof_id ?? ''}` : `invalid  ${report.reason ?? ''}`;
+  const width = Math.max(...Object.keys(report.checks).map((name) => name.length));
+  const checks = Object.entries(report.checks).map(([name, status]) => `  ${name.padEnd(width)}  ${status}`);
+  return `${[head, ...checks].join('\n')}\n`;
+}
