@@ -7,8 +7,8 @@ import { stringMatching } from './codec-errors.js';
  * members pass through untouched (they are hashed and signed). Value rules (version "1",
  * date-times, hashes matching) are the domain's checks 2–7, so their errors name them.
  */
-const NonEmptyString = stringMatching('non-empty string', (s) => s.length > 0, 'must be a non-empty string');
-const Hex256 = stringMatching('hex256', isLowerHex256, 'must be 64 lowercase hex characters (a BLAKE3-256 digest)');
+export const NonEmptyString = stringMatching('non-empty string', (s) => s.length > 0, 'must be a non-empty string');
+export const Hex256 = stringMatching('hex256', isLowerHex256, 'must be 64 lowercase hex characters (a BLAKE3-256 digest)');
 const NullableString = t.union([t.string, t.null], 'a string or null');
 
 export const TelemetryEventCodec = t.type({ ts: t.string, topic: NonEmptyString, data: t.UnknownRecord }, 'event');

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { Logger } from 'pino';
+import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
+import type { RateLimiter } from '../../application/ports/rate-limiter.js';
+import { authFailureToHttp } from './auth-failure-status.js';
+import { decodeOr422, singleValuedQuery } from './decode.js';
+import { HttpError } from './http-error.js';
+import type { HttpMetrics } from './http-metrics.js';
+import type { AnyRoute } from './route.js';
+
+export interface HttpAppOptions {
+  readonly routes: readonly AnyRoute[];
+  readonly authenticator: Authenticator;
+  readonly rateLimiter?: RateLimiter;
+  readonly metrics: HttpMetrics;
+  readonly logger: Logger;
+  /** Body limit of ordinary requests (bytes); routes may raise their own. */
+  readonly bodyLimitBytes: number;
+  /** Behind a reverse proxy: take the client IP from X-Forwarded-For. */
+  readonly trustProxy?: boolean;
+  /** Told about every response to an authenticated request (API-key usage figures). */
+  readonly onAuthenticatedResponse?: (principal: Principal, status: number) => void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the Koa application from route specs. Knows HTTP, not the domain. */
+export function createHttpApp(options: HttpAppOptions): Koa {
+  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const router = new Router();
+  const parsers = new Map<number, Koa.Middleware>();
+  const parserFor = (limit: number) => {
+    let parser = parsers.get(limit);
+    if (!parser) {
+      parser = koaBody({ json: true, jsonStrict: true, jsonLimit: limit, multipart: false, urlencoded: false, text: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] });
+      parsers.set(limit, parser);
+    }
+    return parser;
+  };
+
+  for (const spec of options.routes) {
+    const koaPath = spec.path.replace(/\{([^}]+)\}/g, ':$1');
+    const stack: Koa.Middleware[] = [(ctx, next) => ((ctx.state.route = spec.path), next())];
+    if (spec.body) stack.push(requireJson, parserFor(spec.bodyLimitBytes ?? options.bodyLimitBytes));
+    stack.push(async (ctx) => {
+      const principal = spec.auth === 'none' ? null : await authenticate(ctx, spec.auth, options);
+      if (principal) ctx.state.principal = principal;
+      const reply = await spec.handle({
+        principal,
+        params: spec.params ? decodeOr422(spec.params, ctx.params, 'path') : ctx.params,
+        query: spec.query ? decodeOr422(spec.query, singleValuedQuery(ctx.query), 'query') : {},
+        body: spec.body ? decodeOr422(spec.body, ctx.request.body ?? {}, 'body') : undefined,
+        ctx,
+      });
+      ctx.status = reply.status;
+      if (reply.headers) ctx.set(reply.headers);
+      if (reply.body !== undefined) ctx.body = reply.body;
+    });
+    router.register(koaPath, [spec.method.toUpperCase()], stack);
+  }
+
+  app.use(observe(options));
+  app.use(errorsToJson(options.logger));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+async function authenticate(ctx: Context, auth: 'api_key' | 'jwt', options: HttpAppOptions): Promise<Principal> {
+  const result = await options.authenticator.authenticate({
+    authorization: ctx.get('authorization') || undefined,
+    walletHeader: ctx.get('x-wallet-address') || undefined,
+    accepts: auth === 'jwt' ? ['jwt'] : ['api_key', 'jwt'],
+  });
+  if (result._tag === 'Left') {
+    // Failed credentials count against the client's IP, so guessing keys is rate limited too.
+    await limit(ctx, options, `ip:${ctx.ip}`, 'api');
+    throw authFailureToHttp(result.left);
+  }
+  await limit(ctx, options, result.right.keyId ? `key:${result.right.keyId}` : `wallet:${result.right.wallet}`, 'api');
+  return result.right;
+}
+
+export async function limit(ctx: Context, options: Pick<HttpAppOptions, 'rateLimiter'>, key: string, bucket: 'api' | 'sign_in'): Promise<void> {
+  if (!options.rateLimiter) return;
+  const decision = await options.rateLimiter.consume(key, bucket);
+  ctx.set({
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetS),
+  });
+  if (!decision.allowed) {
+    throw new HttpError(429, `rate limit exceeded: ${decision.limit} requests per window; retry in ${decision.resetS} s`, { code: 'rate_limited' }, { 'Retry-After': String(decision.resetS) });
+  }
+}
+
+/** A body that is present must be JSON; one that is absent decodes as `{}`. */
+async function requireJson(ctx: Context, next: Next): Promise<void> {
+  const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+  if (hasBody && !ctx.is('application/json', 'application/*+json')) {
+    throw new HttpError(415, 'request body must be JSON (Content-Type: application/json)', { code: 'unsupported_media_type' });
+  }
+  await next();
+}
+
+/** Request id, structured access log and metrics for every request, whatever its outcome. */
+function observe(options: HttpAppOptions): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const given = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx.state.route as string | undefined) ?? 'unmatched';
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
+      options.metrics.requests.inc(labels);
+      options.metrics.duration.observe(labels, seconds);
+      const principal = ctx.state.principal as Principal | undefined;
+      if (principal) options.onAuthenticatedResponse?.(principal, ctx.status);
+      options.logger.info(
+        { req_id: requestId, method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10, wallet: principal?.wallet },
+        'request',
+      );
+    }
+  };
+}
+
+const STATUS_DETAIL: Record<number, string> = {
+  400: 'malformed request',
+  404: 'not found',
+  405: 'method not allowed',
+  413: 'request body is too large',
+  415: 'request body must be JSON',
+  501: 'method not implemented',
+};
+
+/** Every error leaves as `{detail}` JSON; a 500 never carries internals. */
+function errorsToJson(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body === undefined && ctx.status in STATUS_DETAIL && ctx.status !== 204) {
+        const detail = ctx.status === 404 ? `no route for ${ctx.method} ${ctx.path}` : STATUS_DETAIL[ctx.status]!;
+        const status = ctx.status;
+        ctx.body = { detail };
+        ctx.status = status;
+      }
+    } catch (err) {
+      if (err instanceof HttpError) {
+        ctx.status = err.status;
+        ctx.set(err.headers);
+        ctx.body = { detail: err.detail, ...err.extra };
+        return;
+      }
+      const status = (err as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        ctx.status = status;
+        ctx.body = { detail: clientErrorDetail(status, err as Error) };
+        return;
+      }
+      logger.error({ err, req_id: ctx.state.requestId }, 'unhandled error');
+      ctx.status = isUnavailable(err) ? 503 : 500;
+      if (ctx.status === 503) ctx.set('Retry-After', '5');
+      ctx.body = { detail: ctx.status === 503 ? 'a dependency is unavailable; retry later' : 'internal server error', request_id: ctx.state.requestId };
+    }
+  };
+}
+
+function clientErrorDetail(status: number, err: Error): string {
+  if (status === 400 && /JSON|Unexpected|token/i.test(err.message)) return `malformed JSON body: ${err.message}`;
+  if (status === 413) return `request body is too large (limit ${(err as { limit?: number }).limit ?? '?'} bytes)`;
+  return STATUS_DETAIL[status] ?? err.message;
+}
+
+/** Connection-level failures of a dependency (database, cache) are 503, not a bug. */
+function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', 'SQLITE_BUSY'].includes(code);
+}

@@ -1,0 +1,66 @@
+import * as t from 'io-ts';
+import { parseRfc3339 } from '../../../domain/protocol/datetime.js';
+import { documented } from '../openapi/codec-schema.js';
+
+const kind = (u: unknown) => (u === null ? 'null' : Array.isArray(u) ? 'an array' : typeof u);
+
+/** A string with length bounds, e.g. a name or a search term. */
+export function boundedString(min: number, max: number, name = `string(${min}..${max})`): t.Type<string, string, unknown> {
+  return documented(
+    new t.Type<string, string, unknown>(
+      name,
+      (u): u is string => typeof u === 'string' && u.length >= min && u.length <= max,
+      (u, c) =>
+        typeof u !== 'string'
+          ? t.failure(u, c, u === undefined ? 'is required' : `must be a string (got ${kind(u)})`)
+          : u.length < min || u.length > max
+            ? t.failure(u, c, `must be ${min} to ${max} characters long`)
+            : t.success(u),
+      t.identity,
+    ),
+    { type: 'string', minLength: min, maxLength: max },
+  );
+}
+
+/** An RFC 3339 date-time, decoded to epoch milliseconds. */
+export const DateTimeMs = documented(
+  new t.Type<number, string, unknown>(
+    'date-time',
+    (u): u is number => typeof u === 'number',
+    (u, c) => {
+      const ms = typeof u === 'string' ? parseRfc3339(u) : null;
+      return ms === null ? t.failure(u, c, u === undefined ? 'is required' : 'must be an RFC 3339 date-time, e.g. 2026-11-20T10:00:00Z') : t.success(ms);
+    },
+    (ms) => new Date(ms).toISOString(),
+  ),
+  { type: 'string', format: 'date-time' },
+);
+
+/** A page size: 1–200, default applied by the route. In a query string it arrives as text. */
+function pageLimit(fromText: boolean): t.Type<number, number, unknown> {
+  return documented(
+    new t.Type<number, number, unknown>(
+      'limit',
+      (u): u is number => typeof u === 'number',
+      (u, c) => {
+        const n = fromText && typeof u === 'string' && /^\d{1,6}$/.test(u) ? Number(u) : u;
+        return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 200
+          ? t.success(n)
+          : t.failure(u, c, 'must be an integer from 1 to 200');
+      },
+      t.identity,
+    ),
+    { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+  );
+}
+export const LimitFromQuery = pageLimit(true);
+export const LimitFromBody = pageLimit(false);
+
+export const Cursor = documented(boundedString(1, 200, 'cursor'), {
+  type: 'string',
+  description: 'Opaque; the next_cursor of the previous page.',
+});
+
+export const NullableString = t.union([t.string, t.null]);
+
+export const ErrorBody = t.intersection([t.type({ detail: t.string }), t.partial({ code: t.string })], 'Error');

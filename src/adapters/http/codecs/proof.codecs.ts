@@ -1,0 +1,138 @@
+import * as t from 'io-ts';
+import { EnvelopeCodec, Hex256, NonEmptyString } from '../../../application/codecs/envelope.codec.js';
+import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
+import { documented, schemaOf } from '../openapi/codec-schema.js';
+import { boundedString, Cursor, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
+
+// The protocol's own string rules, as the document shows them.
+documented(NonEmptyString, { type: 'string', minLength: 1 });
+documented(Hex256, { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'BLAKE3-256 digest, lowercase hex' });
+
+/**
+ * The envelope is taken as any JSON value here and checked by the protocol itself, so the
+ * checks run in PROTOCOL.md's order with its messages; the document still shows its schema.
+ */
+export const RawEnvelope = documented(new t.Type<unknown>('envelope', (_u): _u is unknown => true, t.success, t.identity), schemaOf(EnvelopeCodec));
+
+const required = <C extends t.Mixed>(codec: C, name: string) =>
+  new t.Type<t.TypeOf<C>, unknown, unknown>(
+    name,
+    codec.is,
+    (u, c) => (u === undefined ? t.failure(u, c, 'is required') : codec.validate(u, c)),
+    t.identity,
+  );
+
+export const SubmitBody = t.type({ envelope: documented(required(RawEnvelope, 'envelope'), schemaOf(EnvelopeCodec)) }, 'SubmitProof');
+export const VerifyBody = SubmitBody;
+
+export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) => t.type(
+  {
+    envelopes: documented(
+      new t.Type<unknown[], unknown[], unknown>(
+        'envelopes',
+        (u): u is unknown[] => Array.isArray(u),
+        (u, c) =>
+          !Array.isArray(u)
+            ? t.failure(u, c, u === undefined ? 'is required' : 'must be an array of envelopes')
+            : u.length < 1 || u.length > maxBatch
+              ? t.failure(u, c, `must hold 1 to ${maxBatch} envelopes (got ${u.length})`)
+              : t.success(u),
+        t.identity,
+      ),
+      { type: 'array', items: schemaOf(EnvelopeCodec), minItems: 1, maxItems: maxBatch },
+    ),
+  },
+  'VerifyBatch',
+);
+
+const Id = boundedString(1, 256);
+
+export const ListQuery = t.partial({ task_id: Id, robot_id: Id, run_id: Id, limit: LimitFromQuery, cursor: Cursor }, 'ListProofsQuery');
+
+export const SearchBody = t.partial(
+  {
+    task_id: Id,
+    robot_id: Id,
+    run_id: Id,
+    signer_public_key_b64: boundedString(1, 100),
+    created_after: DateTimeMs,
+    created_before: DateTimeMs,
+    topic: boundedString(1, 256),
+    text: boundedString(1, 200),
+    limit: LimitFromBody,
+    cursor: Cursor,
+    order: t.keyof({ asc: null, desc: null }),
+  },
+  'SearchProofs',
+);
+
+const ProofIdParam = documented(
+  new t.Type<string>('proof_id', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' ? t.success(u) : t.failure(u, c)), t.identity),
+  { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The proof id: the payload_hash.' },
+);
+export const ProofIdParams = t.type({ proof_id: ProofIdParam });
+
+export const ScoreBody = documented(
+  new t.Type<{ proof_id: string } | { envelope: unknown }, unknown, unknown>(
+    'ScoreProof',
+    (u): u is { proof_id: string } => typeof u === 'object' && u !== null,
+    (u, c) => {
+      const body = (typeof u === 'object' && u !== null ? u : {}) as Record<string, unknown>;
+      if (typeof body['proof_id'] === 'string' && body['envelope'] === undefined) return t.success({ proof_id: body['proof_id'] });
+      if (body['envelope'] !== undefined && body['proof_id'] === undefined) return t.success({ envelope: body['envelope'] });
+      if (body['proof_id'] !== undefined && body['envelope'] !== undefined) return t.failure(u, c, 'takes either proof_id or envelope, not both');
+      if (body['proof_id'] !== undefined) return t.failure(u, c, 'proof_id must be a string');
+      return t.failure(u, c, 'needs proof_id (a stored proof) or envelope (scored without storing)');
+    },
+    t.identity,
+  ),
+  {
+    oneOf: [
+      { type: 'object', properties: { proof_id: { type: 'string' } }, required: ['proof_id'] },
+      { type: 'object', properties: { envelope: schemaOf(EnvelopeCodec) }, required: ['envelope'] },
+    ],
+  },
+);
+
+// Responses (documentation, and response checks in tests).
+const SummaryProps = {
+  proof_id: t.string,
+  task_id: t.string,
+  robot_id: NullableString,
+  run_id: NullableString,
+  created_at: t.string,
+  received_at: t.string,
+  signer_public_key_b64: t.string,
+  verified: t.boolean,
+  topics: t.array(t.string),
+  event_count: t.number,
+};
+export const ProofSummaryResponse = t.type(SummaryProps, 'ProofSummary');
+export const ProofRecordResponse = t.type({ ...SummaryProps, envelope: EnvelopeCodec }, 'ProofRecord');
+export const ProofListResponse = t.type({ items: t.array(ProofSummaryResponse), next_cursor: NullableString }, 'ProofList');
+export const SubmitResponse = t.type({ proof_id: t.string, duplicate: t.boolean, received_at: t.string }, 'SubmitProofResult');
+
+const CheckStatus = t.keyof({ passed: null, failed: null, skipped: null });
+const Checks = t.type({
+  shape: CheckStatus,
+  algorithms: CheckStatus,
+  timestamps: CheckStatus,
+  telemetry_hash: CheckStatus,
+  payload_hash: CheckStatus,
+  encoding: CheckStatus,
+  signature: CheckStatus,
+});
+export const VerifyResponse = t.type({ valid: t.boolean, proof_id: NullableString, reason: NullableString, code: NullableString, checks: Checks }, 'Verification');
+export const BatchResponse = t.type(
+  {
+    results: t.array(t.intersection([t.type({ index: t.number }), VerifyResponse])),
+    total: t.number,
+    valid_count: t.number,
+    invalid_count: t.number,
+  },
+  'BatchVerification',
+);
+export const ScoreResponse = t.type(
+  { proof_id: t.string, score: t.number, components: t.record(t.string, t.number), reasons: t.record(t.string, t.string), policy: t.string },
+  'ProofScore',
+);

@@ -1,0 +1,27 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
+import { firstProblem } from '../../application/codecs/codec-errors.js';
+import { HttpError } from './http-error.js';
+
+/** Decodes a request part with its codec; a failure is a 422 naming the member's path. */
+export function decodeOr422<A>(codec: t.Type<A, unknown, unknown>, value: unknown, where: 'body' | 'query' | 'path'): A {
+  const decoded = codec.decode(value);
+  if (!isLeft(decoded)) return decoded.right;
+  const { path, problem } = firstProblem(decoded.left);
+  const subject = path === '(body)' ? (where === 'body' ? 'request body' : `${where} parameters`) : where === 'body' ? path : `${where} parameter ${path}`;
+  return fail(422, `${subject} ${problem}`, { code: 'validation_error', path: path === '(body)' ? null : path, in: where });
+}
+
+/** Query strings arrive as text; repeated parameters arrive as arrays, which no route takes. */
+export function singleValuedQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) fail(400, `query parameter ${k} is given more than once`, { code: 'bad_query' });
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+function fail(status: number, detail: string, extra: Record<string, unknown>): never {
+  throw new HttpError(status, detail, extra);
+}

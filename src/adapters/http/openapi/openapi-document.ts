@@ -1,0 +1,79 @@
+import type * as t from 'io-ts';
+import type { AnyRoute } from '../route.js';
+import { schemaOf, type JsonSchema } from './codec-schema.js';
+
+const WALLET_HEADER = {
+  name: 'X-Wallet-Address',
+  in: 'header',
+  required: true,
+  description: 'The caller\'s wallet (base58). Must equal the credential\'s wallet; it scopes every read and write.',
+  schema: { type: 'string' },
+};
+
+/** The OpenAPI 3.1 document, generated from the same route specs and codecs that serve requests. */
+export function openApiDocument(routes: readonly AnyRoute[], info: { version: string; serverUrl?: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    paths[r.path] ??= {};
+    paths[r.path]![r.method] = operation(r);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Proof Registry',
+      version: info.version,
+      description:
+        'Registry of signed execution proofs from robots and other devices: submit, verify, search and score proofs, and manage fleets. Every authenticated request carries X-Wallet-Address; data is scoped to that wallet.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key created at POST /v1/keys.' },
+        walletJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A dashboard token from wallet sign-in (POST /v1/auth/wallet/verify).' },
+      },
+    },
+  };
+}
+
+function operation(r: AnyRoute): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  for (const name of [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!)) {
+    parameters.push({ name, in: 'path', required: true, schema: propertySchema(r.params, name) });
+  }
+  if (r.query) {
+    const schema = schemaOf(r.query);
+    const required = new Set((schema['required'] as string[] | undefined) ?? []);
+    for (const [name, s] of Object.entries((schema['properties'] as Record<string, JsonSchema> | undefined) ?? {})) {
+      parameters.push({ name, in: 'query', required: required.has(name), schema: s });
+    }
+  }
+  if (r.auth !== 'none') parameters.push(WALLET_HEADER);
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    tags: [r.tag],
+    security: r.auth === 'none' ? [] : r.auth === 'jwt' ? [{ walletJwt: [] }] : [{ apiKey: [] }, { walletJwt: [] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(r.responses).map(([status, spec]) => [
+        status,
+        {
+          description: spec.description,
+          ...(spec.body ? { content: { [spec.mediaType ?? 'application/json']: { schema: schemaOf(spec.body) } } } : {}),
+          ...(spec.mediaType && !spec.body ? { content: { [spec.mediaType]: { schema: { type: 'string' } } } } : {}),
+        },
+      ]),
+    ),
+  };
+}
+
+function propertySchema(codec: t.Mixed | undefined, name: string): JsonSchema {
+  if (!codec) return { type: 'string' };
+  const props = schemaOf(codec)['properties'] as Record<string, JsonSchema> | undefined;
+  return props?.[name] ?? { type: 'string' };
+}

@@ -1,0 +1,57 @@
+import type * as t from 'io-ts';
+import type { Context } from 'koa';
+import type { Principal } from '../../application/ports/authenticator.js';
+
+export type RouteAuth = 'none' | 'api_key' | 'jwt';
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+export interface Reply {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface RouteRequest<P, Q, B> {
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+  /** Null only on `auth: 'none'` routes. */
+  readonly principal: Principal | null;
+  readonly ctx: Context;
+}
+
+export interface ResponseSpec {
+  readonly description: string;
+  /** Codec of the JSON body, for the OpenAPI document and for response checks in tests. */
+  readonly body?: t.Mixed;
+  /** A non-JSON body's media type (e.g. metrics text). */
+  readonly mediaType?: string;
+}
+
+/**
+ * One HTTP operation: how to decode it, who may call it, what it answers. The router and the
+ * OpenAPI document are both built from these, so the documentation is the implementation.
+ */
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
+  readonly method: Method;
+  /** OpenAPI-style path, e.g. `/v1/proofs/{proof_id}`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  readonly auth: RouteAuth;
+  readonly params?: t.Type<P, unknown, unknown>;
+  readonly query?: t.Type<Q, unknown, unknown>;
+  readonly body?: t.Type<B, unknown, unknown>;
+  /** Largest accepted body; defaults to the app's single-request limit. */
+  readonly bodyLimitBytes?: number;
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  handle(request: RouteRequest<P, Q, B>): Promise<Reply>;
+}
+
+// Specs are stored type-erased; `route()` keeps each one's own types checked where it is written.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any>;
+
+export const route = <P, Q, B>(spec: RouteSpec<P, Q, B>): AnyRoute => spec as AnyRoute;

@@ -1,0 +1,225 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { GetProof, ProofNotFound } from '../../../application/proofs/get-proof.js';
+import type { ScoreProof } from '../../../application/proofs/score-proof.js';
+import type { SearchFailure, SearchProofs } from '../../../application/proofs/search-proofs.js';
+import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
+import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
+import type { ProofProtocol } from '../../../application/proof-protocol.js';
+import { toReport } from '../../../application/verify-proof.js';
+import { checkOf, describeFailure, type ProofFailure } from '../../../domain/protocol/failures.js';
+import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
+import { ErrorBody } from '../codecs/common.codecs.js';
+import * as c from '../codecs/proof.codecs.js';
+import { HttpError } from '../http-error.js';
+import type { HttpMetrics } from '../http-metrics.js';
+import { route, type AnyRoute } from '../route.js';
+
+export interface ProofRouteDeps {
+  readonly submit: SubmitProof;
+  readonly get: GetProof;
+  readonly search: SearchProofs;
+  readonly verifyBatch: VerifyBatch;
+  readonly score: ScoreProof;
+  readonly protocol: ProofProtocol;
+  readonly metrics: HttpMetrics;
+  readonly batchBodyLimitBytes: number;
+  readonly maxBatch: number;
+}
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed JSON or query string.',
+  401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
+  403: 'Wallet mismatch or token balance below the minimum.',
+  404: 'No such proof for this wallet.',
+  413: 'Body over the size limit.',
+  415: 'Body is not JSON.',
+  422: 'Validation or verification failed; detail names the member.',
+  429: 'Rate limited; see Retry-After.',
+  503: 'A dependency is down; see Retry-After.',
+};
+const AUTHED = [401, 403, 429, 503];
+
+export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
+  return [
+    route({
+      method: 'post',
+      path: '/v1/proofs',
+      operationId: 'submitProof',
+      tag: 'proofs',
+      summary: 'Submit a proof',
+      description: 'Verifies the envelope (PROTOCOL.md order) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched.',
+      auth: 'api_key',
+      body: c.SubmitBody,
+      responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
+      handle: async ({ body, principal }) => {
+        const started = process.hrtime.bigint();
+        const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope });
+        d.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+        if (E.isLeft(result)) {
+          d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
+          throw invalidProof(result.left);
+        }
+        const { record, stored } = result.right;
+        d.metrics.proofsSubmitted.inc({ outcome: stored ? 'stored' : 'duplicate', reason: '' });
+        return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs) } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/proofs',
+      operationId: 'listProofs',
+      tag: 'proofs',
+      summary: 'List proofs, newest first',
+      auth: 'api_key',
+      query: c.ListQuery,
+      responses: { 200: { description: 'A page of proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
+      handle: async ({ query, principal }) => {
+        const result = await d.search.execute({
+          wallet: principal!.wallet,
+          query: {
+            order: 'desc',
+            limit: query.limit ?? 50,
+            ...(query.task_id !== undefined ? { taskId: query.task_id } : {}),
+            ...(query.robot_id !== undefined ? { robotId: query.robot_id } : {}),
+            ...(query.run_id !== undefined ? { runId: query.run_id } : {}),
+            ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+          },
+        });
+        return page(result);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/proofs/{proof_id}',
+      operationId: 'getProof',
+      tag: 'proofs',
+      summary: 'Get a proof with its envelope',
+      auth: 'api_key',
+      params: c.ProofIdParams,
+      responses: { 200: { description: 'The stored proof.', body: c.ProofRecordResponse }, ...errors(404, ...AUTHED) },
+      handle: async ({ params, principal }) => {
+        const found = await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id });
+        if (E.isLeft(found)) throw notFound(found.left);
+        return { status: 200, body: recordBody(found.right) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/proofs/search',
+      operationId: 'searchProofs',
+      tag: 'proofs',
+      summary: 'Search proofs',
+      description: 'Filters combine with AND. created_after is inclusive, created_before exclusive; topic matches proofs with an event of that topic; text is a case-insensitive substring of task, robot and run ids and meta values. Default order desc (newest created_at first).',
+      auth: 'api_key',
+      body: c.SearchBody,
+      responses: { 200: { description: 'A page of matching proofs.', body: c.ProofListResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
+      handle: async ({ body, principal }) => {
+        const q = body;
+        const result = await d.search.execute({
+          wallet: principal!.wallet,
+          query: {
+            order: q.order ?? 'desc',
+            limit: q.limit ?? 50,
+            ...(q.task_id !== undefined ? { taskId: q.task_id } : {}),
+            ...(q.robot_id !== undefined ? { robotId: q.robot_id } : {}),
+            ...(q.run_id !== undefined ? { runId: q.run_id } : {}),
+            ...(q.signer_public_key_b64 !== undefined ? { signerPublicKeyB64: q.signer_public_key_b64 } : {}),
+            ...(q.created_after !== undefined ? { createdAfterMs: q.created_after } : {}),
+            ...(q.created_before !== undefined ? { createdBeforeMs: q.created_before } : {}),
+            ...(q.topic !== undefined ? { topic: q.topic } : {}),
+            ...(q.text !== undefined ? { text: q.text } : {}),
+            ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+          },
+        });
+        return page(result);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/verify',
+      operationId: 'verifyProof',
+      tag: 'verification',
+      summary: 'Verify an envelope without storing it',
+      auth: 'api_key',
+      body: c.VerifyBody,
+      responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
+      handle: async ({ body }) => {
+        const report = toReport(d.protocol.check(body.envelope));
+        d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
+        return { status: 200, body: report };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/verify/batch',
+      operationId: 'verifyBatch',
+      tag: 'verification',
+      summary: 'Verify up to 1,000 envelopes',
+      description: 'Results are in input order; an invalid envelope gets its own result and never fails the batch. Large batches are spread over all cores.',
+      auth: 'api_key',
+      body: c.batchBody(d.maxBatch),
+      bodyLimitBytes: d.batchBodyLimitBytes,
+      responses: { 200: { description: 'One result per envelope.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
+      handle: async ({ body }) => {
+        const result = await d.verifyBatch.execute(body.envelopes);
+        d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
+        d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
+        return { status: 200, body: result };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/score',
+      operationId: 'scoreProof',
+      tag: 'scoring',
+      summary: 'Score a stored proof or an envelope',
+      description: 'Deterministic for the same proof and clock. See the README for the policy.',
+      auth: 'api_key',
+      body: c.ScoreBody,
+      responses: { 200: { description: 'The score with its components and reasons.', body: c.ScoreResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
+      handle: async ({ body, principal }) => {
+        const wallet = principal!.wallet;
+        const result = await d.score.execute('proof_id' in body ? { wallet, proofId: body.proof_id } : { wallet, envelope: body.envelope });
+        if (E.isLeft(result)) throw result.left._tag === 'ProofNotFound' ? notFound(result.left) : invalidProof(result.left);
+        return { status: 200, body: result.right };
+      },
+    }),
+  ];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function summaryBody(s: ProofSummary) {
+  return {
+    proof_id: s.proofId,
+    task_id: s.taskId,
+    robot_id: s.robotId,
+    run_id: s.runId,
+    created_at: s.createdAt,
+    received_at: iso(s.receivedAtMs),
+    signer_public_key_b64: s.signerPublicKeyB64,
+    // Only proofs that verified are ever stored.
+    verified: true,
+    topics: s.topics,
+    event_count: s.eventCount,
+  };
+}
+
+const recordBody = (r: ProofRecord) => ({ ...summaryBody(r), envelope: r.envelope });
+
+function page(result: E.Either<SearchFailure, { items: readonly ProofSummary[]; nextCursor: string | null }>) {
+  if (E.isLeft(result)) {
+    throw result.left._tag === 'InvalidCursor'
+      ? new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' })
+      : new HttpError(422, result.left.detail, { code: 'validation_error' });
+  }
+  return { status: 200, body: { items: result.right.items.map(summaryBody), next_cursor: result.right.nextCursor } };
+}
+
+export function invalidProof(failure: ProofFailure): HttpError {
+  return new HttpError(422, `invalid proof: ${describeFailure(failure)}`, { code: failure._tag, check: checkOf(failure) });
+}
+
+const notFound = (e: ProofNotFound) => new HttpError(404, `proof ${e.proofId} not found`, { code: 'not_found' });

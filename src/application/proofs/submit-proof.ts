@@ -1,0 +1,33 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
+import { toProofRecord, type ProofRecord } from '../../domain/proof/proof-record.js';
+import type { ProofProtocol } from '../proof-protocol.js';
+import type { Clock } from '../ports/clock.js';
+import type { ProofStore } from '../ports/proof-store.js';
+
+export interface SubmitProofInput {
+  readonly wallet: string;
+  readonly envelope: unknown;
+}
+
+export interface SubmitProofResult {
+  readonly record: ProofRecord;
+  /** False when the wallet already had this proof: the first stored copy is what is returned. */
+  readonly stored: boolean;
+}
+
+/** Verifies an envelope and stores it for the wallet; a proof that does not verify is never stored. */
+export class SubmitProof {
+  constructor(
+    private readonly protocol: ProofProtocol,
+    private readonly store: ProofStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: SubmitProofInput): Promise<E.Either<ProofFailure, SubmitProofResult>> {
+    const verified = this.protocol.check(input.envelope);
+    if (E.isLeft(verified)) return verified;
+    const added = await this.store.add(toProofRecord(verified.right, input.wallet, this.clock.nowMs()));
+    return E.right({ record: added.record, stored: added.stored });
+  }
+}

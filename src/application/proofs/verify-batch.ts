@@ -1,0 +1,21 @@
+import type { BatchVerifier } from '../ports/batch-verifier.js';
+import type { VerificationReport } from '../verify-proof.js';
+
+export interface BatchResult {
+  readonly results: ReadonlyArray<VerificationReport & { readonly index: number }>;
+  readonly total: number;
+  readonly valid_count: number;
+  readonly invalid_count: number;
+}
+
+/** Verifies up to the batch limit of envelopes; stores nothing. */
+export class VerifyBatch {
+  constructor(private readonly verifier: BatchVerifier) {}
+
+  async execute(envelopes: readonly unknown[]): Promise<BatchResult> {
+    const reports = await this.verifier.verifyMany(envelopes);
+    const results = reports.map((r, index) => ({ index, ...r }));
+    const valid = results.filter((r) => r.valid).length;
+    return { results, total: results.length, valid_count: valid, invalid_count: results.length - valid };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Service configuration from environment variables (CONTRACT.md, "Configuration"). Every
+ * value is validated at start; a bad one stops the service with a message naming it.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly solanaRpcUrl: string | null;
+  readonly accessTokenMint: string;
+  readonly accessMinBalance: number;
+  readonly balanceCacheTtlS: number;
+  /** How long a wallet that passed the gate stays admitted while the balance source is down. */
+  readonly balanceGraceS: number;
+  readonly solanaRpcTimeoutMs: number;
+  readonly jwtSecret: string | null;
+  readonly jwtTtlS: number;
+  readonly rateLimitPerMin: number;
+  readonly signInRateLimitPerMin: number;
+  readonly redisUrl: string | null;
+  readonly publicOrigin: string;
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  readonly batchBodyLimitBytes: number;
+  readonly maxEvents: number;
+  readonly maxDepth: number;
+  readonly maxBatch: number;
+  readonly verifyWorkers: number;
+  readonly trustProxy: boolean;
+  readonly dataDir: string;
+  readonly deviceOnlineWindowS: number;
+  readonly deviceOfflineAfterS: number;
+  readonly healthHistoryLimit: number;
+  readonly shutdownGraceMs: number;
+}
+
+/** A placeholder mint for the local ledger, where no real token exists. */
+export const LOCAL_ACCESS_MINT = 'LocaLedgerAccessToken1111111111111111111111';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const opt = (name: string) => (env[name] === undefined || env[name] === '' ? null : env[name]!);
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw.trim()) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const num = (name: string, fallback: number, min: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) {
+      problems.push(`${name} must be a number ≥ ${min} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const url = (name: string, protocols: string[]) => {
+    const raw = opt(name);
+    if (raw === null) return null;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
+    } catch {
+      problems.push(`${name} is not a URL (got "${raw}")`);
+    }
+    return raw;
+  };
+
+  const databaseUrl = str('DATABASE_URL', 'sqlite:./data/registry.sqlite');
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://… (got "${databaseUrl}")`);
+  }
+  const publicOrigin = url('PUBLIC_ORIGIN', ['http:', 'https:']) ?? 'http://localhost:8080';
+  const solanaRpcUrl = url('SOLANA_RPC_URL', ['http:', 'https:']);
+  const logLevel = str('LOG_LEVEL', 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+  const jwtSecret = opt('JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  const trust = str('TRUST_PROXY', 'false');
+  if (!['true', 'false', '1', '0'].includes(trust)) problems.push(`TRUST_PROXY must be true or false (got "${trust}")`);
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: str('HOST', '127.0.0.1'),
+    databaseUrl,
+    solanaRpcUrl,
+    accessTokenMint: str('ACCESS_TOKEN_MINT', LOCAL_ACCESS_MINT),
+    accessMinBalance: num('ACCESS_MIN_BALANCE', 50_000, 0),
+    balanceCacheTtlS: int('BALANCE_CACHE_TTL_S', 60, 0, 86_400),
+    balanceGraceS: int('BALANCE_GRACE_S', 600, 0, 86_400),
+    solanaRpcTimeoutMs: int('SOLANA_RPC_TIMEOUT_MS', 5_000, 100, 60_000),
+    jwtSecret,
+    jwtTtlS: int('JWT_TTL_S', 3600, 60, 30 * 86_400),
+    rateLimitPerMin: int('RATE_LIMIT_PER_MIN', 600, 1, 1_000_000),
+    signInRateLimitPerMin: int('SIGN_IN_RATE_LIMIT_PER_MIN', 20, 1, 1_000_000),
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    publicOrigin,
+    logLevel,
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    batchBodyLimitBytes: int('BATCH_BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    maxEvents: int('MAX_EVENTS_PER_PROOF', 10_000, 1, 1_000_000),
+    maxDepth: int('MAX_JSON_DEPTH', 32, 4, 256),
+    maxBatch: int('MAX_BATCH', 1_000, 1, 100_000),
+    verifyWorkers: int('VERIFY_WORKERS', 0, 0, 64),
+    trustProxy: trust === 'true' || trust === '1',
+    dataDir: str('DATA_DIR', './data'),
+    deviceOnlineWindowS: int('DEVICE_ONLINE_WINDOW_S', 300, 1, 30 * 86_400),
+    deviceOfflineAfterS: int('DEVICE_OFFLINE_AFTER_S', 3600, 1, 365 * 86_400),
+    healthHistoryLimit: int('HEALTH_HISTORY_LIMIT', 1000, 1, 1_000_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+  if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,69 @@
+import type { JsonValue, ProofEnvelope } from '../protocol/envelope.js';
+import type { VerifiedProof } from '../protocol/verify-envelope.js';
+
+/** A verified proof as the registry keeps it, owned by one wallet. */
+export interface ProofRecord {
+  readonly proofId: string;
+  readonly wallet: string;
+  readonly taskId: string;
+  readonly robotId: string | null;
+  readonly runId: string | null;
+  readonly signerPublicKeyB64: string;
+  /** `payload.created_at` exactly as signed. */
+  readonly createdAt: string;
+  /** The same instant in epoch milliseconds: the order of lists and the base of filters. */
+  readonly createdAtMs: number;
+  readonly receivedAtMs: number;
+  /** Distinct event topics, sorted. */
+  readonly topics: readonly string[];
+  readonly eventCount: number;
+  /** Lower-cased task/robot/run ids and meta values, one per line, for `text` search. */
+  readonly searchText: string;
+  readonly envelope: ProofEnvelope;
+}
+
+export type ProofSummary = Omit<ProofRecord, 'envelope' | 'searchText'>;
+
+/** Builds the record for a proof that passed verification. Pure: time comes in as `receivedAtMs`. */
+export function toProofRecord(verified: VerifiedProof, wallet: string, receivedAtMs: number): ProofRecord {
+  const payload = verified.envelope.payload;
+  const subject = payload.subject;
+  const robotId = typeof subject.robot_id === 'string' ? subject.robot_id : null;
+  const runId = typeof subject.run_id === 'string' ? subject.run_id : null;
+  const events = payload.telemetry_normalized.events;
+  const topics = [...new Set(events.map((e) => e.topic))].sort();
+  const words = [subject.task_id, robotId, runId, ...metaStrings(payload.meta)].filter((w): w is string => !!w);
+  return {
+    proofId: verified.proofId,
+    wallet,
+    taskId: subject.task_id,
+    robotId,
+    runId,
+    signerPublicKeyB64: verified.envelope.signer_public_key_b64,
+    createdAt: payload.created_at,
+    createdAtMs: verified.createdAtMs,
+    receivedAtMs,
+    topics,
+    eventCount: events.length,
+    searchText: words.join('\n').toLowerCase(),
+    envelope: verified.envelope,
+  };
+}
+
+/** Scalar values anywhere in `meta`, as text (bounded, so a huge meta cannot bloat the index). */
+function metaStrings(meta: unknown, out: string[] = [], budget = { left: 200 }): string[] {
+  if (meta === null || meta === undefined || budget.left <= 0) return out;
+  if (typeof meta === 'object') {
+    for (const v of Object.values(meta as Record<string, JsonValue>)) metaStrings(v, out, budget);
+  } else {
+    budget.left--;
+    out.push(String(meta));
+  }
+  return out;
+}
+
+export function toSummary(record: ProofRecord): ProofSummary {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { envelope, searchText, ...summary } = record;
+  return summary;
+}

@@ -1,0 +1,170 @@
+import test from 'ava';
+import { isRight } from 'fp-ts/lib/Either.js';
+import * as c from '../../../src/adapters/http/codecs/proof.codecs.js';
+import { proofVectors } from '../../support/fixtures.js';
+import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
+import { fixedClock, startTestRegistry, type TestRegistry } from '../../support/registry.js';
+
+const vectors = proofVectors();
+const valid = vectors.cases.filter((v) => v.expect.valid);
+const invalid = vectors.cases.filter((v) => !v.expect.valid);
+
+let registry: TestRegistry;
+test.before(async () => {
+  registry = await startTestRegistry({ clock: fixedClock('2026-11-20T10:30:00Z') });
+});
+test.after.always(async () => registry?.close());
+
+const conforms = (codec: { decode(u: unknown): unknown }, body: unknown) => isRight(codec.decode(body) as never);
+
+test('POST /v1/proofs stores every valid vector and returns its proof_id', async (t) => {
+  for (const v of valid) {
+    const res = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope: v.envelope });
+    t.is(res.status, 200, v.name);
+    t.is(res.body.proof_id, v.expect.proof_id);
+    t.true(conforms(c.SubmitResponse, res.body));
+  }
+});
+
+test('POST /v1/proofs rejects every invalid vector with 422 naming the problem, storing nothing', async (t) => {
+  for (const v of invalid) {
+    const res = await registry.call(WALLET_B, 'POST', '/v1/proofs', { envelope: v.envelope });
+    t.is(res.status, 422, v.name);
+    for (const word of v.expect.detail_mentions ?? []) t.true(res.body.detail.includes(word), `${v.name}: "${res.body.detail}" lacks ${word}`);
+    t.is(typeof res.body.code, 'string');
+  }
+  const list = await registry.call(WALLET_B, 'GET', '/v1/proofs');
+  t.deepEqual(list.body.items, []);
+});
+
+test('a duplicate submission returns the same proof_id and leaves the stored copy untouched', async (t) => {
+  const envelope = anEnvelope({ taskId: 'dup', robotId: 'r-dup' });
+  const first = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope });
+  const before = await registry.call(WALLET_A, 'GET', `/v1/proofs/${first.body.proof_id}`);
+  const again = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope: { ...envelope, anchor_ref: 'changed' } });
+  t.is(again.status, 200);
+  t.is(again.body.proof_id, first.body.proof_id);
+  t.false(first.body.duplicate);
+  t.true(again.body.duplicate);
+  const after = await registry.call(WALLET_A, 'GET', `/v1/proofs/${first.body.proof_id}`);
+  t.deepEqual(after.body, before.body);
+});
+
+test('concurrent submissions of one envelope store it once', async (t) => {
+  const envelope = anEnvelope({ taskId: 'race' });
+  const replies = await Promise.all(Array.from({ length: 25 }, () => registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope })));
+  t.true(replies.every((r) => r.status === 200));
+  t.is(new Set(replies.map((r) => r.body.proof_id)).size, 1);
+  t.is(replies.filter((r) => !r.body.duplicate).length, 1);
+  const listed = await registry.call(WALLET_A, 'GET', '/v1/proofs?task_id=race');
+  t.is(listed.body.items.length, 1);
+});
+
+test('GET /v1/proofs/{id} returns the record with the envelope as sent; other wallets get 404', async (t) => {
+  const envelope = anEnvelope({ taskId: 'get', robotId: 'arm', runId: 'run', meta: { site: 'x' } });
+  const { body } = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope });
+  const got = await registry.call(WALLET_A, 'GET', `/v1/proofs/${body.proof_id}`);
+  t.is(got.status, 200);
+  t.deepEqual(got.body.envelope, envelope);
+  t.like(got.body, { proof_id: body.proof_id, task_id: 'get', robot_id: 'arm', run_id: 'run', verified: true, created_at: envelope.payload.created_at, received_at: '2026-11-20T10:30:00.000Z' });
+  t.true(conforms(c.ProofRecordResponse, got.body));
+  const other = await registry.call(WALLET_B, 'GET', `/v1/proofs/${body.proof_id}`);
+  t.is(other.status, 404);
+  t.is((await registry.call(WALLET_A, 'GET', `/v1/proofs/${'0'.repeat(64)}`)).status, 404);
+  t.is((await registry.call(WALLET_A, 'GET', '/v1/proofs/not-an-id')).status, 404);
+});
+
+test('GET /v1/proofs lists newest first with cursor pages and filters', async (t) => {
+  const wallet = 'ListWallet1111111111111111111111111111111111';
+  for (let i = 0; i < 7; i++) {
+    const envelope = anEnvelope({ taskId: i % 2 ? 'odd' : 'even', robotId: `r${i % 3}`, createdAt: `2026-11-20T0${i}:00:00Z` });
+    t.is((await registry.call(wallet, 'POST', '/v1/proofs', { envelope })).status, 200);
+  }
+  const first = await registry.call(wallet, 'GET', '/v1/proofs?limit=3');
+  t.is(first.status, 200);
+  t.true(conforms(c.ProofListResponse, first.body));
+  t.deepEqual(first.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-20T06:00:00Z', '2026-11-20T05:00:00Z', '2026-11-20T04:00:00Z']);
+  t.false('envelope' in first.body.items[0]);
+  const second = await registry.call(wallet, 'GET', `/v1/proofs?limit=3&cursor=${first.body.next_cursor}`);
+  const third = await registry.call(wallet, 'GET', `/v1/proofs?limit=3&cursor=${second.body.next_cursor}`);
+  t.is(third.body.items.length, 1);
+  t.is(third.body.next_cursor, null);
+  const odd = await registry.call(wallet, 'GET', '/v1/proofs?task_id=odd&robot_id=r1');
+  t.deepEqual(odd.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-20T01:00:00Z']);
+});
+
+test('list parameters out of range are 422; repeated ones are 400', async (t) => {
+  for (const q of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'cursor=nope']) {
+    const res = await registry.call(WALLET_A, 'GET', `/v1/proofs?${q}`);
+    t.is(res.status, 422, q);
+    t.is(typeof res.body.detail, 'string');
+  }
+  t.is((await registry.call(WALLET_A, 'GET', '/v1/proofs?limit=1&limit=2')).status, 400);
+});
+
+test('POST /v1/proofs/search combines filters, topic, text and time range', async (t) => {
+  const wallet = 'SearchWallet111111111111111111111111111111111';
+  const put = (o: Parameters<typeof anEnvelope>[0]) => registry.call(wallet, 'POST', '/v1/proofs', { envelope: anEnvelope(o) });
+  await put({ taskId: 'weld', robotId: 'arm-1', createdAt: '2026-11-19T10:00:00Z', topics: ['weld/arc'], meta: { site: 'Lyon' } });
+  await put({ taskId: 'weld', robotId: 'arm-2', createdAt: '2026-11-19T11:00:00Z', topics: ['nav/pose'] });
+  await put({ taskId: 'paint', robotId: 'arm-1', createdAt: '2026-11-19T12:00:00Z', topics: ['weld/arc', 'paint/spray'] });
+  const search = async (q: Record<string, unknown>) => {
+    const res = await registry.call(wallet, 'POST', '/v1/proofs/search', q);
+    t.is(res.status, 200, JSON.stringify(res.body));
+    return res.body.items.map((i: { task_id: string; robot_id: string }) => `${i.task_id}/${i.robot_id}`);
+  };
+  t.deepEqual(await search({ topic: 'weld/arc' }), ['paint/arm-1', 'weld/arm-1']);
+  t.deepEqual(await search({ topic: 'weld/arc', order: 'asc' }), ['weld/arm-1', 'paint/arm-1']);
+  t.deepEqual(await search({ text: 'lyon' }), ['weld/arm-1']);
+  t.deepEqual(await search({ task_id: 'weld', created_after: '2026-11-19T10:30:00Z' }), ['weld/arm-2']);
+  t.deepEqual(await search({ created_before: '2026-11-19T11:00:00Z' }), ['weld/arm-1']);
+  t.deepEqual(await search({ robot_id: 'arm-1', topic: 'paint/spray' }), ['paint/arm-1']);
+  const bad = await registry.call(wallet, 'POST', '/v1/proofs/search', { created_after: 'yesterday' });
+  t.is(bad.status, 422);
+  t.true(bad.body.detail.includes('created_after'));
+  t.is((await registry.call(wallet, 'POST', '/v1/proofs/search', { order: 'sideways' })).status, 422);
+  t.is((await registry.call(wallet, 'POST', '/v1/proofs/search', { limit: 500 })).status, 422);
+});
+
+test('POST /v1/verify reports validity without storing', async (t) => {
+  const wallet = 'VerifyWallet111111111111111111111111111111111';
+  const ok = await registry.call(wallet, 'POST', '/v1/verify', { envelope: valid[0]!.envelope });
+  t.is(ok.status, 200);
+  t.like(ok.body, { valid: true, proof_id: valid[0]!.expect.proof_id, reason: null });
+  t.true(conforms(c.VerifyResponse, ok.body));
+  const bad = await registry.call(wallet, 'POST', '/v1/verify', { envelope: invalid[0]!.envelope });
+  t.is(bad.status, 200);
+  t.false(bad.body.valid);
+  t.is(typeof bad.body.reason, 'string');
+  const missing = await registry.call(wallet, 'POST', '/v1/verify', {});
+  t.is(missing.status, 422);
+  t.true(missing.body.detail.includes('envelope'));
+  t.deepEqual((await registry.call(wallet, 'GET', '/v1/proofs')).body.items, []);
+});
+
+test('POST /v1/verify/batch answers in input order, one result per envelope', async (t) => {
+  const envelopes = [valid[0]!.envelope, null, invalid[3]!.envelope, valid[1]!.envelope, 'x'];
+  const res = await registry.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes });
+  t.is(res.status, 200);
+  t.true(conforms(c.BatchResponse, res.body));
+  t.deepEqual(res.body.results.map((r: { index: number; valid: boolean }) => [r.index, r.valid]), [[0, true], [1, false], [2, false], [3, true], [4, false]]);
+  t.like(res.body, { total: 5, valid_count: 2, invalid_count: 3 });
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: [] })).status, 422);
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: Array(1001).fill(null) })).status, 422);
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/verify/batch', {})).status, 422);
+});
+
+test('POST /v1/score scores a stored proof or an inline envelope', async (t) => {
+  const envelope = anEnvelope({ taskId: 'score', topics: ['a', 'b', 'c'] });
+  const { body } = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope });
+  const byId = await registry.call(WALLET_A, 'POST', '/v1/score', { proof_id: body.proof_id });
+  t.is(byId.status, 200);
+  t.true(conforms(c.ScoreResponse, byId.body));
+  t.true(byId.body.score >= 0 && byId.body.score <= 1);
+  const inline = await registry.call(WALLET_A, 'POST', '/v1/score', { envelope });
+  t.deepEqual(inline.body, byId.body);
+  t.is((await registry.call(WALLET_B, 'POST', '/v1/score', { proof_id: body.proof_id })).status, 404);
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/score', { envelope: invalid[3]!.envelope })).status, 422);
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/score', {})).status, 422);
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/score', { proof_id: body.proof_id, envelope })).status, 422);
+});

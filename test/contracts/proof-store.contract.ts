@@ -1,0 +1,147 @@
+import test from 'ava';
+import type { ProofStore } from '../../src/application/ports/proof-store.js';
+import type { ProofRecord } from '../../src/domain/proof/proof-record.js';
+import type { DeclareTest } from '../support/databases.js';
+import { aProofRecord, WALLET_A, WALLET_B } from '../support/mothers.js';
+
+/**
+ * The ProofStore contract. Every adapter (memory, SQLite, PostgreSQL) runs this same suite;
+ * `make` returns a fresh, empty store for each test. Pass `test.serial` when `make` empties a
+ * database shared by the tests of a file.
+ */
+export function proofStoreContract(name: string, make: () => Promise<ProofStore>, testFn: DeclareTest = test): void {
+  const at = (i: number) => new Date(Date.parse('2026-11-20T00:00:00Z') + i * 60_000).toISOString();
+
+  testFn(`${name}: add stores a proof and get returns it unchanged`, async (t) => {
+    const store = await make();
+    const record = aProofRecord(WALLET_A, { robotId: 'arm-1', runId: 'r1', meta: { site: 'Lyon' } });
+    const added = await store.add(record);
+    t.true(added.stored);
+    t.deepEqual(added.record, record);
+    t.deepEqual(await store.get(WALLET_A, record.proofId), record);
+  });
+
+  testFn(`${name}: a second add of the same proof id keeps the first copy`, async (t) => {
+    const store = await make();
+    const first = aProofRecord(WALLET_A, { taskId: 't' }, 1_000);
+    await store.add(first);
+    const again = await store.add({ ...first, receivedAtMs: 2_000, signerPublicKeyB64: 'changed' });
+    t.false(again.stored);
+    t.deepEqual(again.record, first);
+    t.deepEqual(await store.get(WALLET_A, first.proofId), first);
+  });
+
+  testFn(`${name}: concurrent adds of one proof leave exactly one stored copy`, async (t) => {
+    const store = await make();
+    const record = aProofRecord(WALLET_A);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.add({ ...record, receivedAtMs: i })));
+    t.is(results.filter((r) => r.stored).length, 1);
+    const page = await store.search(WALLET_A, { order: 'desc', limit: 50 });
+    t.is(page.items.length, 1);
+  });
+
+  testFn(`${name}: wallets are isolated`, async (t) => {
+    const store = await make();
+    const a = aProofRecord(WALLET_A);
+    await store.add(a);
+    t.is(await store.get(WALLET_B, a.proofId), null);
+    t.is((await store.search(WALLET_B, { order: 'desc', limit: 50 })).items.length, 0);
+    // The same proof may be registered by another wallet too; each keeps its own copy.
+    const b = { ...a, wallet: WALLET_B, receivedAtMs: a.receivedAtMs + 1 };
+    t.true((await store.add(b)).stored);
+    t.is((await store.get(WALLET_B, a.proofId))?.receivedAtMs, b.receivedAtMs);
+    t.is((await store.get(WALLET_A, a.proofId))?.receivedAtMs, a.receivedAtMs);
+  });
+
+  testFn(`${name}: get of an unknown id is null`, async (t) => {
+    const store = await make();
+    t.is(await store.get(WALLET_A, 'f'.repeat(64)), null);
+  });
+
+  testFn(`${name}: every filter, alone and combined`, async (t) => {
+    const store = await make();
+    const records: ProofRecord[] = [
+      aProofRecord(WALLET_A, { taskId: 'pick', robotId: 'arm-1', runId: 'r1', createdAt: at(1), topics: ['nav/pose'] }),
+      aProofRecord(WALLET_A, { taskId: 'pick', robotId: 'arm-2', runId: 'r2', createdAt: at(2), topics: ['gripper'], seed: 1 }),
+      aProofRecord(WALLET_A, { taskId: 'place', robotId: 'arm-1', createdAt: at(3), topics: ['gripper', 'nav/pose'], meta: { site: 'Lyon-Nord' } }),
+      aProofRecord(WALLET_A, { taskId: 'place', createdAt: at(4), topics: [] }),
+    ];
+    for (const r of records) await store.add(r);
+    const ids = async (q: Omit<Parameters<ProofStore['search']>[1], 'order' | 'limit'>) =>
+      (await store.search(WALLET_A, { order: 'asc', limit: 50, ...q })).items.map((i) => records.findIndex((r) => r.proofId === i.proofId));
+    t.deepEqual(await ids({}), [0, 1, 2, 3]);
+    t.deepEqual(await ids({ taskId: 'pick' }), [0, 1]);
+    t.deepEqual(await ids({ robotId: 'arm-1' }), [0, 2]);
+    t.deepEqual(await ids({ runId: 'r2' }), [1]);
+    t.deepEqual(await ids({ signerPublicKeyB64: records[1]!.signerPublicKeyB64 }), [1]);
+    t.deepEqual(await ids({ createdAfterMs: Date.parse(at(2)) }), [1, 2, 3]);
+    t.deepEqual(await ids({ createdBeforeMs: Date.parse(at(2)) }), [0]);
+    t.deepEqual(await ids({ topic: 'gripper' }), [1, 2]);
+    t.deepEqual(await ids({ topic: 'nav' }), []);
+    t.deepEqual(await ids({ text: 'lyon' }), [2]);
+    t.deepEqual(await ids({ text: 'ARM-' }), [0, 1, 2]);
+    t.deepEqual(await ids({ text: '%' }), []);
+    t.deepEqual(await ids({ text: '_' }), []);
+    t.deepEqual(await ids({ taskId: 'place', topic: 'nav/pose', robotId: 'arm-1', createdAfterMs: Date.parse(at(3)) }), [2]);
+  });
+
+  testFn(`${name}: keyset pages cover every proof once, in order, both directions`, async (t) => {
+    const store = await make();
+    // Equal created_at for several proofs: the proof id breaks the tie.
+    for (let i = 0; i < 23; i++) await store.add(aProofRecord(WALLET_A, { taskId: `t${i}`, createdAt: at(i % 7) }));
+    for (const order of ['asc', 'desc'] as const) {
+      const seen: Array<{ createdAtMs: number; proofId: string }> = [];
+      let after: { createdAtMs: number; proofId: string } | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const page = await store.search(WALLET_A, { order, limit: 5, ...(after ? { after } : {}) });
+        seen.push(...page.items);
+        if (!page.next) break;
+        after = page.next;
+      }
+      t.is(seen.length, 23);
+      t.is(new Set(seen.map((s) => s.proofId)).size, 23);
+      const sorted = [...seen].sort((a, b) => a.createdAtMs - b.createdAtMs || (a.proofId < b.proofId ? -1 : 1));
+      t.deepEqual(seen, order === 'asc' ? sorted : sorted.reverse());
+    }
+  });
+
+  testFn(`${name}: a page that ends exactly at the last proof has no next cursor`, async (t) => {
+    const store = await make();
+    for (let i = 0; i < 4; i++) await store.add(aProofRecord(WALLET_A, { taskId: `t${i}`, createdAt: at(i) }));
+    const page = await store.search(WALLET_A, { order: 'desc', limit: 4 });
+    t.is(page.items.length, 4);
+    t.is(page.next, null);
+  });
+
+  testFn(`${name}: inserts during paging neither repeat nor drop existing proofs`, async (t) => {
+    const store = await make();
+    for (let i = 0; i < 10; i++) await store.add(aProofRecord(WALLET_A, { taskId: `old${i}`, createdAt: at(i * 2) }));
+    const first = await store.search(WALLET_A, { order: 'desc', limit: 4 });
+    for (let i = 0; i < 5; i++) await store.add(aProofRecord(WALLET_A, { taskId: `new${i}`, createdAt: at(i * 4 + 1) }));
+    const seen = [...first.items];
+    let after = first.next;
+    while (after) {
+      const page = await store.search(WALLET_A, { order: 'desc', limit: 4, after });
+      seen.push(...page.items);
+      after = page.next;
+    }
+    const old = seen.filter((s) => s.taskId.startsWith('old'));
+    t.is(old.length, 10);
+    t.is(new Set(seen.map((s) => s.proofId)).size, seen.length);
+  });
+
+  testFn(`${name}: summaries carry the record's fields without the envelope`, async (t) => {
+    const store = await make();
+    const r = aProofRecord(WALLET_A, { robotId: 'arm-9', runId: 'r9', topics: ['b', 'a', 'b'] });
+    await store.add(r);
+    const [item] = (await store.search(WALLET_A, { order: 'desc', limit: 1 })).items;
+    t.truthy(item);
+    t.false('envelope' in item!);
+    t.is(item!.robotId, 'arm-9');
+    t.is(item!.runId, 'r9');
+    t.deepEqual(item!.topics, ['a', 'b']);
+    t.is(item!.eventCount, 3);
+    t.is(item!.createdAt, r.createdAt);
+    t.is(item!.receivedAtMs, r.receivedAtMs);
+  });
+}

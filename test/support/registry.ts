@@ -1,0 +1,51 @@
+import { pino } from 'pino';
+import type { Clock } from '../../src/application/ports/clock.js';
+import { InlineBatchVerifier } from '../../src/adapters/crypto/inline-batch-verifier.js';
+import { loadConfig } from '../../src/config.js';
+import { startRegistry, type RunningRegistry } from '../../src/container.js';
+import { protocol } from './protocol.js';
+import { authHeaders, TestAuthenticator } from './test-authenticator.js';
+
+export interface TestRegistry extends RunningRegistry {
+  /** fetch against the registry as `wallet` (test credential), JSON in and out. */
+  call(wallet: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // Tests read whatever the route returns.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** The real registry (Koa on an ephemeral port, Knex on SQLite by default) with a test authenticator. */
+export async function startTestRegistry(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestRegistry> {
+  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', LOG_LEVEL: 'silent', ...options.env });
+  const registry = await startRegistry(config, {
+    logger: pino({ level: 'silent' }),
+    identity: async () => ({ authenticator: new TestAuthenticator() }),
+    batchVerifier: new InlineBatchVerifier(protocol),
+    ...(options.clock ? { overrides: { clock: options.clock } } : {}),
+  });
+  return {
+    ...registry,
+    call: async (wallet, method, path, body, headers = {}) => {
+      const res = await fetch(registry.url + path, {
+        method,
+        headers: {
+          ...(wallet ? authHeaders(wallet) : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+  };
+}
+
+export const fixedClock = (iso: string): Clock => ({ nowMs: () => Date.parse(iso) });
