@@ -1,0 +1,112 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { parseDatabaseUrl, SQLITE_MEMORY } from './database-url.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** An open database: the Knex instance every SQL adapter shares, and how to close it. */
+export interface Database {
+  readonly knex: Knex;
+  readonly dialect: Dialect;
+  /** PostgreSQL schema the connections use (search_path), when one was asked for. */
+  readonly schema?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection pool size (default 10). SQLite always uses one connection. */
+  readonly poolSize?: number;
+  /** PostgreSQL only: use (and create) this schema instead of `public`; tests isolate with it. */
+  readonly schema?: string;
+  /** SQLite: how long a statement waits for another process's lock (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+}
+
+// Structural views of the driver connections, enough for the per-connection set-up.
+type Done = (err: Error | null, connection: unknown) => void;
+interface SqliteConnection {
+  exec(sql: string, callback: (err: Error | null) => void): void;
+}
+interface PgConnection {
+  query(sql: string, callback: (err: Error | null) => void): void;
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see CONTRACT.md). */
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
+  const target = parseDatabaseUrl(url);
+  if (target.dialect === 'sqlite') return openSqlite(target.filename, options);
+  return openPostgres(target.connectionString, options);
+}
+
+async function openSqlite(filename: string, options: DatabaseOptions): Promise<Database> {
+  if (filename !== SQLITE_MEMORY) await mkdir(path.dirname(filename), { recursive: true });
+  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
+  // PRAGMAs are per connection, so they run whenever the pool opens one. WAL lets readers in
+  // other processes (CLI, backups) proceed during a write; synchronous=NORMAL is durable
+  // against application crashes in WAL mode and only risks the last commits on power loss,
+  // in exchange for no fsync per commit. foreign_keys is off by default in SQLite.
+  const pragmas = [
+    'PRAGMA journal_mode = WAL',
+    'PRAGMA synchronous = NORMAL',
+    `PRAGMA busy_timeout = ${busyTimeoutMs}`,
+    'PRAGMA foreign_keys = ON',
+  ].join(';\n');
+  const knex = knexFactory({
+    client: 'sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // One connection: SQLite admits one writer at a time anyway, and a second connection of
+    // ours would only meet SQLITE_BUSY and sleep in the busy handler (or fail outright when a
+    // read transaction tries to upgrade). Queuing in the pool is cheaper and never deadlocks;
+    // with WAL and synchronous=NORMAL a commit is a page append, not an fsync (and concurrent
+    // adds are grouped into one transaction, see proof-batch-writer.ts). min: 1 keeps the pool
+    // from ever reaping the connection: for `:memory:` it *is* the database.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate: (conn: SqliteConnection, done: Done) => conn.exec(pragmas, (err) => done(err, conn)),
+    },
+  });
+  return { knex, dialect: 'sqlite', close: () => knex.destroy() };
+}
+
+async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<Database> {
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new Error(`PostgreSQL schema name must match ${SCHEMA_NAME.source}`);
+  }
+  const poolSize = options.poolSize ?? 10;
+  if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error('poolSize must be a positive integer');
+  const knex = knexFactory({
+    client: 'pg',
+    connection: { connectionString },
+    pool: {
+      min: 0,
+      max: poolSize,
+      // Every connection of the pool must see the same schema, not only the first one.
+      ...(schema !== undefined && {
+        afterCreate: (conn: PgConnection, done: Done) =>
+          conn.query(`SET search_path TO "${schema}"`, (err) => done(err, conn)),
+      }),
+    },
+  });
+  if (schema !== undefined) {
+    try {
+      await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+    } catch (err) {
+      // Two openers racing on IF NOT EXISTS: the loser gets a unique violation; the schema exists.
+      if (pgCode(err) !== '23505' && pgCode(err) !== '42P06') {
+        await knex.destroy();
+        throw err;
+      }
+    }
+  }
+  return { knex, dialect: 'postgres', ...(schema !== undefined && { schema }), close: () => knex.destroy() };
+}
+
+function pgCode(err: unknown): unknown {
+  return typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+}

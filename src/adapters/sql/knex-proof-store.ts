@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
+import type { ProofRecord } from '../../domain/proof/proof-record.js';
+import type { Database } from './database.js';
+import { ProofBatchWriter, type BatchWriterOptions } from './proof-batch-writer.js';
+import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
+
+/**
+ * ProofStore on SQLite or PostgreSQL through Knex. Both dialects must return the same items
+ * in the same order with the same cursors (the contract suite runs against each).
+ */
+export class KnexProofStore implements ProofStore {
+  private readonly knex: Knex;
+  /**
+   * How `proof_id` is compared and ordered. Ids are lower-case hex, so byte order is the
+   * intended order; PostgreSQL is told so explicitly (the column is also declared `C`, which
+   * keeps the indexes usable), SQLite compares bytes by default.
+   */
+  private readonly proofIdKey: string;
+
+  private readonly writer: ProofBatchWriter;
+
+  constructor(db: Pick<Database, 'knex' | 'dialect'>, options: Partial<BatchWriterOptions> = {}) {
+    this.knex = db.knex;
+    this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
+    // SQLite has one connection and one writer; PostgreSQL overlaps a few commits but leaves
+    // most of the pool to reads.
+    this.writer = new ProofBatchWriter(db.knex, {
+      maxBatch: options.maxBatch ?? 200,
+      writers: options.writers ?? (db.dialect === 'sqlite' ? 1 : 4),
+    });
+  }
+
+  /** Atomic insert-or-ignore; concurrent adds are grouped into shared transactions. */
+  add(record: ProofRecord): Promise<AddResult> {
+    return this.writer.add(record);
+  }
+
+  async get(wallet: string, proofId: string): Promise<ProofRecord | null> {
+    const row = await this.knex<ProofRow>('proofs').where({ wallet, proof_id: proofId }).first();
+    return row ? toRecord(row) : null;
+  }
+
+  async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
+    const direction = q.order === 'asc' ? 'asc' : 'desc';
+    const query = this.knex<SummaryRow>('proofs').select([...SUMMARY_COLUMNS]).where('wallet', wallet);
+    if (q.taskId !== undefined) query.where('task_id', q.taskId);
+    if (q.robotId !== undefined) query.where('robot_id', q.robotId);
+    if (q.runId !== undefined) query.where('run_id', q.runId);
+    if (q.signerPublicKeyB64 !== undefined) query.where('signer_public_key_b64', q.signerPublicKeyB64);
+    if (q.createdAfterMs !== undefined) query.where('created_at_ms', '>=', q.createdAfterMs);
+    if (q.createdBeforeMs !== undefined) query.where('created_at_ms', '<', q.createdBeforeMs);
+    if (q.topic !== undefined) {
+      query.whereExists(
+        this.knex('proof_topics')
+          .select(this.knex.raw('1'))
+          .whereRaw('proof_topics.proof_pk = proofs.id')
+          .where({ 'proof_topics.wallet': wallet, 'proof_topics.topic': q.topic }),
+      );
+    }
+    if (q.text !== undefined) {
+      // search_text is stored lower-cased; the needle is matched literally, wildcards included.
+      query.whereRaw("search_text like ? escape '\\'", [`%${escapeLike(q.text.toLowerCase())}%`]);
+    }
+    if (q.after) {
+      // A row-value comparison is a single index range condition on both dialects.
+      query.whereRaw(`(created_at_ms, ${this.proofIdKey}) ${direction === 'asc' ? '>' : '<'} (?, ?)`, [
+        q.after.createdAtMs,
+        q.after.proofId,
+      ]);
+    }
+    // One row beyond the page tells whether another page exists, without a COUNT.
+    const rows = await query.orderByRaw(`created_at_ms ${direction}, ${this.proofIdKey} ${direction}`).limit(q.limit + 1);
+    const page = rows.slice(0, q.limit).map(toSummary);
+    const last = page[page.length - 1];
+    return {
+      items: page,
+      next: rows.length > q.limit && last ? { createdAtMs: last.createdAtMs, proofId: last.proofId } : null,
+    };
+  }
+}
+
+/** Makes `%`, `_` and the escape character itself match literally in LIKE … ESCAPE '\'. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,115 @@
+import type { Knex } from 'knex';
+import type { AddResult } from '../../application/ports/proof-store.js';
+import type { ProofRecord } from '../../domain/proof/proof-record.js';
+import { toRecord, toRow, type NewProofRow, type ProofRow } from './proof-rows.js';
+
+interface Pending {
+  readonly row: NewProofRow;
+  readonly topics: readonly string[];
+  readonly resolve: (result: AddResult) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+export interface BatchWriterOptions {
+  /** Most proofs per transaction. SQLite caps a compound SELECT (Knex's multi-row insert) at 500. */
+  readonly maxBatch: number;
+  /** Transactions in flight at once: 1 for SQLite (one writer), a few for PostgreSQL. */
+  readonly writers: number;
+}
+
+const key = (row: Pick<NewProofRow, 'wallet' | 'proof_id'>) => `${row.wallet}\u0000${row.proof_id}`;
+const TOPIC_ROWS_PER_INSERT = 500;
+
+/**
+ * Group commit for `add`: proofs that arrive while a transaction is running wait and then go
+ * in together, as one multi-row INSERT … ON CONFLICT DO NOTHING plus one insert of their
+ * topics. A lone add starts at once, so it pays no latency; under load the per-commit cost
+ * (a WAL append on SQLite, an fsync on PostgreSQL) is shared by the whole batch.
+ *
+ * Correctness does not depend on batching: each proof is still an atomic insert-or-ignore,
+ * and if a batch fails its proofs are retried one per transaction, so one bad record cannot
+ * fail its neighbours.
+ */
+export class ProofBatchWriter {
+  private readonly queue: Pending[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly options: BatchWriterOptions,
+  ) {}
+
+  add(record: ProofRecord): Promise<AddResult> {
+    return new Promise<AddResult>((resolve, reject) => {
+      this.queue.push({ row: toRow(record), topics: [...new Set(record.topics)], resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.options.writers && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      this.running++;
+      void this.write(batch).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    try {
+      const results = await this.knex.transaction((trx) => insertBatch(trx, batch));
+      batch.forEach((p, i) => p.resolve(results[i]!));
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.reject(err);
+      for (const p of batch) await this.write([p]);
+    }
+  }
+}
+
+/** Inserts what is new, reads what already existed; results come back in `batch` order. */
+async function insertBatch(trx: Knex.Transaction, batch: readonly Pending[]): Promise<AddResult[]> {
+  // First copy of each (wallet, proof_id) wins, as it would if the adds ran one by one. Rows go
+  // in key order so concurrent PostgreSQL transactions take index locks in the same order and
+  // cannot deadlock on each other.
+  const firsts = new Map<string, Pending>();
+  for (const p of batch) if (!firsts.has(key(p.row))) firsts.set(key(p.row), p);
+  const unique = [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+
+  const inserted: Array<{ id: number | string; wallet: string; proof_id: string }> = await trx('proofs')
+    .insert(unique.map((p) => p.row))
+    .onConflict(['wallet', 'proof_id'])
+    .ignore()
+    .returning(['id', 'wallet', 'proof_id']);
+  const newIds = new Map(inserted.map((r) => [key(r), r.id]));
+
+  const topicRows = unique.flatMap((p) => {
+    const id = newIds.get(key(p.row));
+    return id === undefined ? [] : p.topics.map((topic) => ({ proof_pk: id, wallet: p.row.wallet, topic }));
+  });
+  for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
+    await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
+  }
+
+  // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
+  // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
+  const missing = unique.filter((p) => !newIds.has(key(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
+  const existing: ProofRow[] = missing.length > 0 ? await trx<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing) : [];
+  const stored = new Map(existing.map((r) => [key(r), toRecord(r)]));
+
+  const claimed = new Set<string>();
+  return batch.map((p) => {
+    const k = key(p.row);
+    if (newIds.has(k) && !claimed.has(k)) {
+      claimed.add(k);
+      // Built from the row, so the caller sees exactly what a later `get` returns.
+      const record = toRecord(p.row);
+      stored.set(k, record);
+      return { stored: true, record };
+    }
+    const record = stored.get(k);
+    if (!record) throw new Error('proof insert was ignored but no stored copy was found');
+    return { stored: false, record };
+  });
+}

@@ -1,0 +1,71 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import test from 'ava';
+import { KnexProofStore, migrateLatest, openDatabase, type Database } from '../../../src/adapters/sql/index.js';
+import { migrations } from '../../../migrations/index.js';
+import { proofStoreContract } from '../../contracts/proof-store.contract.js';
+import { sqliteFixture, withSqliteFile } from '../../support/databases.js';
+import { aProofRecord, WALLET_A } from '../../support/mothers.js';
+import { knexProofStoreChecks } from './knex-proof-store.checks.js';
+
+// A fresh file per test: the production path (WAL, per-connection pragmas), and cheap.
+const sqlite = sqliteFixture(test);
+proofStoreContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
+knexProofStoreChecks('sqlite', () => sqlite.fresh(), test);
+
+const pragma = async (db: Database, name: string): Promise<unknown> => {
+  const rows: unknown = await db.knex.raw(`pragma ${name}`);
+  return Array.isArray(rows) && rows[0] && typeof rows[0] === 'object' ? Object.values(rows[0])[0] : undefined;
+};
+
+test('sqlite: a file database runs in WAL mode with the connection pragmas set', async (t) => {
+  await withSqliteFile(async (db, file) => {
+    t.is(await pragma(db, 'journal_mode'), 'wal');
+    t.is(await pragma(db, 'synchronous'), 1); // NORMAL
+    t.is(await pragma(db, 'foreign_keys'), 1);
+    t.is(await pragma(db, 'busy_timeout'), 5000);
+    await new KnexProofStore(db).add(aProofRecord(WALLET_A));
+    await t.notThrowsAsync(access(`${file}-wal`));
+  });
+});
+
+test('sqlite: the parent directory of the file is created, and data survives a reopen', async (t) => {
+  await withSqliteFile(async (_db, file) => {
+    const nested = path.join(path.dirname(file), 'a', 'b', 'registry.sqlite');
+    const record = aProofRecord(WALLET_A);
+    const first = await openDatabase(`sqlite:${nested}`);
+    await migrateLatest(first);
+    await new KnexProofStore(first).add(record);
+    await first.close();
+    const again = await openDatabase(`sqlite:${nested}`);
+    t.deepEqual(await migrateLatest(again), []);
+    t.deepEqual(await new KnexProofStore(again).get(WALLET_A, record.proofId), record);
+    await again.close();
+  });
+});
+
+test('sqlite: an in-memory database migrates once, then not again', async (t) => {
+  const db = await openDatabase('sqlite::memory:');
+  t.teardown(() => db.close());
+  t.is(db.dialect, 'sqlite');
+  t.deepEqual(await migrateLatest(db), migrations.map((m) => m.name));
+  t.deepEqual(await migrateLatest(db), []);
+  const record = aProofRecord(WALLET_A);
+  await new KnexProofStore(db).add(record);
+  t.deepEqual(await new KnexProofStore(db).get(WALLET_A, record.proofId), record);
+});
+
+test('sqlite: several processes migrating one new file apply each migration once', async (t) => {
+  await withSqliteFile(async (_db, file) => {
+    // Separate connections stand for separate processes starting at once on a new file.
+    const fresh = path.join(path.dirname(file), 'race.sqlite');
+    const dbs = await Promise.all([1, 2, 3].map(() => openDatabase(`sqlite:${fresh}`)));
+    try {
+      const runs = await Promise.all(dbs.map((db) => migrateLatest(db)));
+      t.deepEqual(runs.flat(), migrations.map((m) => m.name));
+      t.is((await dbs[1]!.knex('knex_migrations_lock').select()).length, 1);
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+});
