@@ -13,7 +13,13 @@ export interface RunningServer {
 }
 
 export async function listen(app: Koa, port: number, host: string): Promise<RunningServer> {
+  let closing = false;
   const server = createServer(app.callback());
+  // While stopping, answers close their connection, so keep-alive clients cannot hold the stop open.
+  server.on('request', (_req, res) => {
+    if (closing) res.shouldKeepAlive = false;
+    res.once('finish', () => closing && server.closeIdleConnections());
+  });
   // Behind a load balancer, keep-alive must outlive the balancer's idle timeout.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -29,6 +35,7 @@ export async function listen(app: Koa, port: number, host: string): Promise<Runn
     server,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
+        closing = true;
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         timer.unref();
         server.close(() => {

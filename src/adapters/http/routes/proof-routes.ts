@@ -54,9 +54,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       body: c.SubmitBody,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const started = process.hrtime.bigint();
         const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope });
-        d.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
         if (E.isLeft(result)) {
           d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
           throw invalidProof(result.left);

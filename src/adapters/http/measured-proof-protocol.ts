@@ -1,0 +1,21 @@
+import type * as E from 'fp-ts/lib/Either.js';
+import { ProofProtocol } from '../../application/proof-protocol.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
+import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
+import type { HttpMetrics } from './http-metrics.js';
+
+/** The protocol, with every verification timed into proof_verification_seconds. */
+export class MeasuredProofProtocol extends ProofProtocol {
+  constructor(base: ProofProtocol, private readonly metrics: HttpMetrics) {
+    super(base.blake3, base.verifier, base.signer, base.limits);
+  }
+
+  override check(raw: unknown): E.Either<ProofFailure, VerifiedProof> {
+    const started = process.hrtime.bigint();
+    try {
+      return super.check(raw);
+    } finally {
+      this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import test from 'ava';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
+import { startTestRegistry, type TestRegistry } from '../../support/registry.js';
+
+let registry: TestRegistry;
+test.before(async () => {
+  registry = await startTestRegistry({ env: { BODY_LIMIT_BYTES: '4096' } });
+});
+test.after.always(async () => registry?.close());
+
+test('GET /health answers without credentials', async (t) => {
+  const res = await registry.call(null, 'GET', '/health');
+  t.is(res.status, 200);
+  t.deepEqual(res.body, { ok: true, service: 'proof-registry', version: 'v1' });
+});
+
+test('GET /ready answers 200 while the database does', async (t) => {
+  const res = await registry.call(null, 'GET', '/ready');
+  t.is(res.status, 200);
+  t.true(res.body.ready);
+});
+
+test('GET /metrics is Prometheus text with request, submission and process series', async (t) => {
+  await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'metrics' }) });
+  await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope: { payload: {} } });
+  const res = await registry.call(null, 'GET', '/metrics');
+  t.is(res.status, 200);
+  t.regex(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  t.regex(res.body, /http_requests_total\{method="POST",route="\/v1\/proofs",status="200"\} \d+/);
+  t.regex(res.body, /http_request_duration_seconds_bucket\{/);
+  t.regex(res.body, /proofs_submitted_total\{outcome="stored",reason=""\} \d+/);
+  t.regex(res.body, /proofs_submitted_total\{outcome="rejected",reason="MalformedEnvelope"\} \d+/);
+  t.regex(res.body, /process_cpu_user_seconds_total/);
+});
+
+test('GET /openapi.json is a valid OpenAPI 3.1 document covering every route', async (t) => {
+  const res = await registry.call(null, 'GET', '/openapi.json');
+  t.is(res.status, 200);
+  const validator = new Validator();
+  const result = await validator.validate(res.body);
+  t.true(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+  t.is(res.body.openapi, '3.1.0');
+  for (const [path, method] of [
+    ['/v1/proofs', 'post'],
+    ['/v1/proofs', 'get'],
+    ['/v1/proofs/{proof_id}', 'get'],
+    ['/v1/proofs/search', 'post'],
+    ['/v1/verify', 'post'],
+    ['/v1/verify/batch', 'post'],
+    ['/v1/score', 'post'],
+    ['/health', 'get'],
+    ['/ready', 'get'],
+    ['/metrics', 'get'],
+  ] as const) {
+    t.truthy(res.body.paths[path]?.[method], `${method} ${path}`);
+  }
+  const submit = res.body.paths['/v1/proofs'].post;
+  t.deepEqual(submit.requestBody.content['application/json'].schema.required, ['envelope']);
+  t.truthy(submit.requestBody.content['application/json'].schema.properties.envelope.properties.payload);
+});
+
+test('every response carries a request id; a sane client id is echoed', async (t) => {
+  const mine = await registry.call(null, 'GET', '/health', undefined, { 'x-request-id': 'abc-123' });
+  t.is(mine.headers.get('x-request-id'), 'abc-123');
+  const generated = await registry.call(null, 'GET', '/health', undefined, { 'x-request-id': 'bad id with spaces' });
+  t.regex(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+});
+
+test('malformed JSON is 400 with a detail', async (t) => {
+  const res = await registry.call(WALLET_A, 'POST', '/v1/proofs', '{"envelope": ');
+  t.is(res.status, 400);
+  t.regex(res.body.detail, /JSON/);
+});
+
+test('a body that is not JSON is 415', async (t) => {
+  const res = await registry.call(WALLET_A, 'POST', '/v1/proofs', 'envelope=1', { 'content-type': 'text/plain' });
+  t.is(res.status, 415);
+  t.regex(res.body.detail, /JSON/);
+});
+
+test('a body over the limit is 413', async (t) => {
+  const res = await registry.call(WALLET_A, 'POST', '/v1/verify', { envelope: { pad: 'x'.repeat(5000) } });
+  t.is(res.status, 413);
+  t.regex(res.body.detail, /too large/);
+});
+
+test('an unknown route is 404 and a wrong method 405 with Allow', async (t) => {
+  const missing = await registry.call(WALLET_A, 'GET', '/v1/nothing');
+  t.is(missing.status, 404);
+  t.is(typeof missing.body.detail, 'string');
+  const wrong = await registry.call(WALLET_A, 'DELETE', '/v1/proofs');
+  t.is(wrong.status, 405);
+  t.regex(wrong.headers.get('allow') ?? '', /GET/);
+  t.regex(wrong.headers.get('allow') ?? '', /POST/);
+  t.is(typeof wrong.body.detail, 'string');
+});
+
+test('credentials: missing → 401, invalid → 401, no wallet header → 401, other wallet → 403', async (t) => {
+  const none = await registry.call(null, 'GET', '/v1/proofs');
+  t.is(none.status, 401);
+  t.regex(none.body.detail, /missing credential/);
+  const invalid = await registry.call(null, 'GET', '/v1/proofs', undefined, { authorization: 'Bearer nope', 'x-wallet-address': WALLET_A });
+  t.is(invalid.status, 401);
+  t.regex(invalid.body.detail, /invalid API key/);
+  const noWallet = await registry.call(null, 'GET', '/v1/proofs', undefined, { authorization: `Bearer test:${WALLET_A}` });
+  t.is(noWallet.status, 401);
+  const mismatch = await registry.call(null, 'GET', '/v1/proofs', undefined, { authorization: `Bearer test:${WALLET_A}`, 'x-wallet-address': WALLET_B });
+  t.is(mismatch.status, 403);
+});
+
+test('deeply nested JSON is refused as a limit, not a crash', async (t) => {
+  let deep: unknown = {};
+  for (let i = 0; i < 40; i++) deep = { d: deep };
+  const envelope = anEnvelope();
+  const res = await registry.call(WALLET_A, 'POST', '/v1/verify', { envelope: { ...envelope, payload: { ...envelope.payload, meta: deep } } });
+  t.is(res.status, 200);
+  t.false(res.body.valid);
+  t.regex(res.body.reason, /nested/);
+});
