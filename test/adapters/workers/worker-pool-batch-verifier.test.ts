@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { InlineBatchVerifier } from '../../../src/adapters/crypto/inline-batch-verifier.js';
+import { WorkerPoolBatchVerifier } from '../../../src/adapters/workers/worker-pool-batch-verifier.js';
+import { proofVectors } from '../../support/fixtures.js';
+import { anEnvelope, twoKilobyteEvents } from '../../support/mothers.js';
+import { protocol } from '../../support/protocol.js';
+
+const inline = new InlineBatchVerifier(protocol);
+const run = promisify(execFile);
+
+/** 300 signed ~2 KB proofs, every 7th tampered after signing: enough to go to the workers. */
+const large = Array.from({ length: 300 }, (_, i) => {
+  const envelope = anEnvelope({ taskId: `task-${i}`, events: twoKilobyteEvents(undefined, i), seed: i % 5 });
+  return i % 7 === 3 ? { ...envelope, payload: { ...envelope.payload, created_at: '2026-11-20T10:00:01Z' } } : envelope;
+});
+const mixed: unknown[] = [...proofVectors().cases.map((c) => c.envelope), null, 42, 'x', [], { payload: 1 }, ...large];
+
+const hostile = (): object => ({
+  get payload(): never {
+    throw new Error('boom');
+  },
+});
+
+let shared: WorkerPoolBatchVerifier;
+test.before(async () => {
+  shared = await WorkerPoolBatchVerifier.create({ size: 2 });
+});
+test.after.always(async () => {
+  await shared.close();
+});
+
+test.serial('a mixed batch gets the same reports as inline, verified by the workers', async (t) => {
+  const before = shared.stats;
+  const reports = await shared.verifyMany(mixed);
+  t.deepEqual(reports, await inline.verifyMany(mixed));
+  t.is(reports.filter((r) => r.valid).length, 4 + 300 - 43);
+  t.is(shared.stats.chunksInline, before.chunksInline, 'no chunk fell back to inline');
+  t.is(shared.stats.workers, 2);
+});
+
+test('input order is kept: each report names the proof at its index', async (t) => {
+  const batch = [...large].reverse();
+  const reports = await shared.verifyMany(batch);
+  batch.forEach((envelope, i) => {
+    const expected = protocol.verify(envelope);
+    t.is(reports[i]!.proof_id, expected.proof_id, `index ${i}`);
+  });
+});
+
+test('concurrent batches do not mix their results', async (t) => {
+  const a = large.slice(0, 150);
+  const b = large.slice(150);
+  const [ra, rb] = await Promise.all([shared.verifyMany(a), shared.verifyMany(b)]);
+  t.deepEqual([...ra, ...rb], await inline.verifyMany(large));
+});
+
+test('an envelope that throws or is not JSON fails alone, not the batch', async (t) => {
+  const batch: unknown[] = [...large.slice(0, 100)];
+  batch[10] = hostile();
+  batch[20] = { payload: { amount: 1n } }; // BigInt: JSON cannot carry it, so its chunk runs inline
+  const reports = await shared.verifyMany(batch);
+  t.deepEqual(reports, await inline.verifyMany(batch));
+  t.regex(reports[10]!.reason!, /could not be read \(boom\)/);
+  t.false(reports[20]!.valid);
+});
+
+test('the structured-clone transport gives the same reports', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({ size: 2, transport: 'clone' });
+  try {
+    t.deepEqual(await pool.verifyMany(mixed), await inline.verifyMany(mixed));
+    t.is(pool.stats.chunksInline, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker that crashes is replaced and its chunk verified inline', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({
+    size: 2,
+    workerScript: new URL('./crashing-verify-worker.ts', import.meta.url),
+  });
+  try {
+    t.deepEqual(await pool.verifyMany(mixed), await inline.verifyMany(mixed));
+    t.true(pool.stats.restarts >= 1);
+    t.true(pool.stats.chunksInline >= 1);
+    // Small batches never reach the (crashing) workers.
+    const restarts = pool.stats.restarts;
+    t.deepEqual(await pool.verifyMany(large.slice(0, 63)), await inline.verifyMany(large.slice(0, 63)));
+    t.is(pool.stats.restarts, restarts);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('create fails when a worker cannot start', async (t) => {
+  await t.throwsAsync(WorkerPoolBatchVerifier.create({ size: 1, workerScript: new URL('./no-such-worker.ts', import.meta.url) }), {
+    message: /before it was ready/,
+  });
+});
+
+test('after close, batches still get reports, verified inline', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({ size: 1 });
+  await pool.close();
+  t.is(pool.stats.workers, 0);
+  t.deepEqual(await pool.verifyMany(large.slice(0, 100)), await inline.verifyMany(large.slice(0, 100)));
+});
+
+/** Runs a module in a fresh Node process with tsx, as `npm start` would, and returns its output. */
+async function inFreshProcess(body: string): Promise<string> {
+  const poolUrl = new URL('../../../src/adapters/workers/worker-pool-batch-verifier.ts', import.meta.url).href;
+  const mothersUrl = new URL('../../support/mothers.ts', import.meta.url).href;
+  const code = `
+    const { WorkerPoolBatchVerifier } = await import(${JSON.stringify(poolUrl)});
+    const { anEnvelope } = await import(${JSON.stringify(mothersUrl)});
+    const pool = await WorkerPoolBatchVerifier.create({ size: 2 });
+    const reports = await pool.verifyMany(Array.from({ length: 200 }, (_, i) => anEnvelope({ taskId: 't' + i })));
+    console.log(reports.filter((r) => r.valid).length, pool.stats.chunksInline);
+    ${body}`;
+  // The timeout fails the test if live workers keep the child from exiting.
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { timeout: 60_000 });
+  return stdout.trim();
+}
+
+test('close() lets the process exit', async (t) => {
+  t.is(await inFreshProcess('await pool.close();'), '200 0');
+});
+
+test('an idle pool that is never closed does not keep the process alive', async (t) => {
+  t.is(await inFreshProcess(''), '200 0');
+});
