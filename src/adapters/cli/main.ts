@@ -3,12 +3,14 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './command.js';
 import { keygenCommand } from './keygen.js';
+import { ledgerCommand } from './ledger.js';
 import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 
 /** The subcommands, in the order `help` lists them. Adding a command is one line here. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   keygen: keygenCommand,
+  ledger: ledgerCommand,
   sign: signCommand,
   verify: verifyCommand,
 };

@@ -80,6 +80,8 @@ async function authenticate(ctx: Context, auth: 'api_key' | 'jwt', options: Http
     await limit(ctx, options, `ip:${ctx.ip}`, 'api');
     throw authFailureToHttp(result.left);
   }
+  // Known before the limit is applied, so a rate-limited request still counts in the key's usage.
+  ctx.state.principal = result.right;
   await limit(ctx, options, result.right.keyId ? `key:${result.right.keyId}` : `wallet:${result.right.wallet}`, 'api');
   return result.right;
 }

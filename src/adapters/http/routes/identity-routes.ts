@@ -1,0 +1,192 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
+import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
+import { errorRate, type ListApiKeys } from '../../../application/identity/list-api-keys.js';
+import type { CheckAccess } from '../../../application/identity/check-access.js';
+import type { CompleteSignIn, SignInFailure } from '../../../application/identity/complete-sign-in.js';
+import type { StartSignIn } from '../../../application/identity/start-sign-in.js';
+import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
+import { limit } from '../app.js';
+import { authFailureToHttp } from '../auth-failure-status.js';
+import { ErrorBody } from '../codecs/common.codecs.js';
+import * as c from '../codecs/identity.codecs.js';
+import { HttpError } from '../http-error.js';
+import { route, type AnyRoute } from '../route.js';
+
+export interface IdentityRouteDeps {
+  readonly startSignIn: StartSignIn;
+  readonly completeSignIn: CompleteSignIn;
+  readonly createKey: CreateApiKey;
+  readonly listKeys: ListApiKeys;
+  readonly deleteKey: DeleteApiKey;
+  readonly checkAccess: CheckAccess;
+  /** Applies the per-IP sign-in limit on the two routes that take no credential. */
+  readonly rateLimiter?: RateLimiter;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed JSON.',
+  401: 'Missing, invalid or expired credential, or no X-Wallet-Address; for sign-in: an unknown, altered, expired or used challenge, or a bad signature.',
+  403: 'Wallet mismatch, or token balance below the minimum (detail states both amounts).',
+  404: 'No such key for this wallet.',
+  413: 'Body over the size limit.',
+  415: 'Body is not JSON.',
+  422: 'Validation failed; detail names the member.',
+  429: 'Rate limited; see Retry-After.',
+  503: 'The token balance cannot be checked right now; see Retry-After.',
+};
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
+const AUTHED = [401, 403, 429, 503];
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
+  return [
+    route({
+      method: 'post',
+      path: '/v1/auth/wallet/connect',
+      operationId: 'walletConnect',
+      tag: 'identity',
+      summary: 'Start wallet sign-in: get a challenge to sign',
+      description:
+        'Returns a Sign-In-With-Solana message for the wallet. Sign its UTF-8 bytes with the wallet key (e.g. signMessage) and send the signature to /v1/auth/wallet/verify within 5 minutes. Each challenge works once. Rate limited per IP.',
+      auth: 'none',
+      body: c.ConnectBody,
+      responses: { 200: { description: 'The challenge.', body: c.ChallengeResponse }, ...errors(400, 415, 422, 429) },
+      handle: async ({ body, ctx }) => {
+        await limit(ctx, d, `ip:${ctx.ip}`, 'sign_in');
+        const result = await d.startSignIn.execute({ wallet: body.wallet_address });
+        if (E.isLeft(result)) throw new HttpError(422, 'wallet_address must be a base58 Solana address', { code: 'validation_error' });
+        const { challenge, nonce, expiresAtMs } = result.right;
+        return { status: 200, body: { challenge, nonce, expires_at: iso(expiresAtMs) } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/auth/wallet/verify',
+      operationId: 'walletVerify',
+      tag: 'identity',
+      summary: 'Finish wallet sign-in: exchange the signed challenge for a dashboard token (JWT)',
+      description:
+        'The challenge must be the exact text issued to this wallet, unexpired and unused; the signature is base64 of the wallet\'s Ed25519 signature over it; the wallet must hold the minimum token balance. Returns an HS256 JWT (sub = wallet). Rate limited per IP.',
+      auth: 'none',
+      body: c.VerifyBody,
+      responses: { 200: { description: 'Signed in.', body: c.TokenResponse }, ...errors(400, 401, 403, 415, 422, 429, 503) },
+      handle: async ({ body, ctx }) => {
+        await limit(ctx, d, `ip:${ctx.ip}`, 'sign_in');
+        const result = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
+        if (E.isLeft(result)) throw signInFailureToHttp(result.left);
+        const { accessToken, expiresInS, wallet } = result.right;
+        return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: expiresInS, wallet_address: wallet }, headers: { 'Cache-Control': 'no-store' } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/keys',
+      operationId: 'createApiKey',
+      tag: 'identity',
+      summary: 'Create an API key',
+      description: 'The key is in this response only; the service keeps its SHA-256. Keys look like pr_live_… and carry a checksum.',
+      auth: 'jwt',
+      body: c.CreateKeyBody,
+      responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 415, 422, ...AUTHED) },
+      handle: async ({ body, principal }) => {
+        const result = await d.createKey.execute({ wallet: principal!.wallet, name: body.name });
+        if (E.isLeft(result)) throw new HttpError(422, `a wallet can have at most ${result.left.max} API keys; delete one first`, { code: 'too_many_keys' });
+        const { record, key } = result.right;
+        return {
+          status: 201,
+          body: { key_id: record.keyId, key, name: record.name, prefix: record.prefix, created_at: iso(record.createdAtMs) },
+          headers: { 'Cache-Control': 'no-store' },
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/keys',
+      operationId: 'listApiKeys',
+      tag: 'identity',
+      summary: "List the wallet's API keys with their usage",
+      description: 'request_count counts every request made with the key; error_count those answered with a status ≥ 400; error_rate is their ratio.',
+      auth: 'jwt',
+      responses: { 200: { description: 'The keys, oldest first.', body: c.KeyListResponse }, ...errors(...AUTHED) },
+      handle: async ({ principal }) => {
+        const result = await d.listKeys.execute({ wallet: principal!.wallet });
+        const items = E.isRight(result) ? result.right : [];
+        return {
+          status: 200,
+          body: {
+            items: items.map((k) => ({
+              key_id: k.keyId,
+              name: k.name,
+              prefix: k.prefix,
+              created_at: iso(k.createdAtMs),
+              last_used_at: k.lastUsedAtMs === null ? null : iso(k.lastUsedAtMs),
+              request_count: k.requestCount,
+              error_count: k.errorCount,
+              error_rate: errorRate(k),
+            })),
+          },
+        };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/v1/keys/{key_id}',
+      operationId: 'deleteApiKey',
+      tag: 'identity',
+      summary: 'Delete an API key',
+      description: 'The key is refused (401) from the next request on.',
+      auth: 'jwt',
+      params: c.KeyIdParams,
+      responses: { 204: { description: 'Deleted.' }, ...errors(404, ...AUTHED) },
+      handle: async ({ params, principal }) => {
+        const result = await d.deleteKey.execute({ wallet: principal!.wallet, keyId: params.key_id });
+        if (E.isLeft(result)) throw new HttpError(404, `API key ${params.key_id} not found`, { code: 'not_found' });
+        return { status: 204 };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/access/check',
+      operationId: 'checkAccess',
+      tag: 'identity',
+      summary: 'Check whether an owner holds at least `minimum` of a mint',
+      description: 'Any owner, mint and minimum; answered through the same balance source and cache as the token gate.',
+      auth: 'api_key',
+      body: c.AccessCheckBody,
+      responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
+      handle: async ({ body }) => {
+        const result = await d.checkAccess.execute({ owner: body.owner, mint: body.mint, minimum: body.minimum });
+        if (E.isLeft(result)) {
+          if (result.left._tag === 'InvalidAddress') throw new HttpError(422, `${result.left.field} must be a base58 Solana address`, { code: 'validation_error' });
+          throw authFailureToHttp(result.left);
+        }
+        return { status: 200, body: result.right };
+      },
+    }),
+  ];
+}
+
+/** The one place a sign-in failure becomes a status: 401 for every challenge or signature problem. */
+export function signInFailureToHttp(f: SignInFailure): HttpError {
+  const unauthorized = (detail: string, code: string) => new HttpError(401, detail, { code });
+  switch (f._tag) {
+    case 'InvalidWalletAddress':
+      return new HttpError(422, 'wallet_address must be a base58 Solana address', { code: 'validation_error' });
+    case 'MalformedChallenge':
+      return unauthorized('challenge is not a sign-in message issued by this service', 'malformed_challenge');
+    case 'UnknownChallenge':
+      return unauthorized('unknown challenge: request a new one from /v1/auth/wallet/connect', 'unknown_challenge');
+    case 'ChallengeMismatch':
+      return unauthorized('challenge does not match the one issued to this wallet', 'challenge_mismatch');
+    case 'ChallengeExpired':
+      return unauthorized('challenge expired: request a new one from /v1/auth/wallet/connect', 'challenge_expired');
+    case 'ChallengeAlreadyUsed':
+      return unauthorized('challenge already used: request a new one from /v1/auth/wallet/connect', 'challenge_used');
+    case 'InvalidSignature':
+      return unauthorized(`invalid signature: ${f.detail}`, 'invalid_signature');
+    case 'InsufficientBalance':
+    case 'BalanceUnavailable':
+      return authFailureToHttp(f);
+  }
+}

@@ -1,0 +1,48 @@
+import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
+
+/** In-memory KeyStore for tests and embedding; runs the same contract suite as the SQL store. */
+export class MemoryKeyStore implements KeyStore {
+  private readonly byId = new Map<string, ApiKeyRecord>();
+
+  async create(record: ApiKeyRecord): Promise<void> {
+    if (this.byId.has(record.keyId) || [...this.byId.values()].some((k) => k.keyHash === record.keyHash)) {
+      throw new Error('duplicate API key id or hash');
+    }
+    this.byId.set(record.keyId, { ...record, lastUsedAtMs: null, requestCount: 0, errorCount: 0 });
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    for (const k of this.byId.values()) if (k.keyHash === keyHash) return { ...k };
+    return null;
+  }
+
+  async listByWallet(wallet: string): Promise<ApiKeyRecord[]> {
+    return [...this.byId.values()]
+      .filter((k) => k.wallet === wallet)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.keyId < b.keyId ? -1 : 1))
+      .map((k) => ({ ...k }));
+  }
+
+  async countByWallet(wallet: string): Promise<number> {
+    return [...this.byId.values()].filter((k) => k.wallet === wallet).length;
+  }
+
+  async delete(wallet: string, keyId: string): Promise<boolean> {
+    const found = this.byId.get(keyId);
+    if (!found || found.wallet !== wallet) return false;
+    return this.byId.delete(keyId);
+  }
+
+  async addUsage(deltas: readonly KeyUsageDelta[]): Promise<void> {
+    for (const d of deltas) {
+      const k = this.byId.get(d.keyId);
+      if (!k) continue;
+      this.byId.set(d.keyId, {
+        ...k,
+        requestCount: k.requestCount + d.requests,
+        errorCount: k.errorCount + d.errors,
+        lastUsedAtMs: k.lastUsedAtMs === null ? d.lastUsedAtMs : Math.max(k.lastUsedAtMs, d.lastUsedAtMs),
+      });
+    }
+  }
+}

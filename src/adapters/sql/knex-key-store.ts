@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
+import type { Database } from './database.js';
+
+/** An `api_keys` row as the drivers return it (pg gives bigint as a string). */
+interface KeyRow {
+  readonly key_id: string;
+  readonly wallet: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly key_hash: string;
+  readonly created_at_ms: number | string;
+  readonly last_used_at_ms: number | string | null;
+  readonly request_count: number | string;
+  readonly error_count: number | string;
+}
+
+const toRecord = (r: KeyRow): ApiKeyRecord => ({
+  keyId: r.key_id,
+  wallet: r.wallet,
+  name: r.name,
+  prefix: r.prefix,
+  keyHash: r.key_hash,
+  createdAtMs: Number(r.created_at_ms),
+  lastUsedAtMs: r.last_used_at_ms === null ? null : Number(r.last_used_at_ms),
+  requestCount: Number(r.request_count),
+  errorCount: Number(r.error_count),
+});
+
+/** KeyStore on SQLite or PostgreSQL. */
+export class KnexKeyStore implements KeyStore {
+  private readonly knex: Knex;
+
+  constructor(db: Pick<Database, 'knex'>) {
+    this.knex = db.knex;
+  }
+
+  async create(r: ApiKeyRecord): Promise<void> {
+    await this.knex('api_keys').insert({
+      key_id: r.keyId,
+      wallet: r.wallet,
+      name: r.name,
+      prefix: r.prefix,
+      key_hash: r.keyHash,
+      created_at_ms: r.createdAtMs,
+      last_used_at_ms: null,
+      request_count: 0,
+      error_count: 0,
+    });
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.knex<KeyRow>('api_keys').where({ key_hash: keyHash }).first();
+    return row ? toRecord(row) : null;
+  }
+
+  async listByWallet(wallet: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.knex<KeyRow>('api_keys').where({ wallet }).orderBy([{ column: 'created_at_ms' }, { column: 'key_id' }]);
+    return rows.map(toRecord);
+  }
+
+  async countByWallet(wallet: string): Promise<number> {
+    const [row] = await this.knex('api_keys').where({ wallet }).count({ n: '*' });
+    return Number((row as { n: number | string } | undefined)?.n ?? 0);
+  }
+
+  async delete(wallet: string, keyId: string): Promise<boolean> {
+    return (await this.knex('api_keys').where({ wallet, key_id: keyId }).delete()) > 0;
+  }
+
+  async addUsage(deltas: readonly KeyUsageDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    await this.knex.transaction(async (trx) => {
+      for (const d of deltas) {
+        // Increments in SQL, so concurrent flushes from several instances add up; the last-used
+        // time only ever moves forward.
+        await trx('api_keys')
+          .where({ key_id: d.keyId })
+          .update({
+            request_count: trx.raw('request_count + ?', [d.requests]),
+            error_count: trx.raw('error_count + ?', [d.errors]),
+            last_used_at_ms: trx.raw('case when last_used_at_ms is null or last_used_at_ms < ? then ? else last_used_at_ms end', [d.lastUsedAtMs, d.lastUsedAtMs]),
+          });
+      }
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { API_KEY_SECRET_BYTES, displayPrefix, formatApiKey } from '../../domain/identity/api-key.js';
+import { encodeBase58 } from '../../domain/identity/base58.js';
+import { bytesToHex, utf8 } from '../../domain/protocol/encoding.js';
+import type { Clock } from '../ports/clock.js';
+import type { RandomSource, SecretHasher } from '../ports/identity-crypto.js';
+import type { ApiKeyRecord, KeyStore } from '../ports/key-store.js';
+
+export type TooManyKeys = { readonly _tag: 'TooManyKeys'; readonly max: number };
+
+export interface CreatedKey {
+  readonly record: ApiKeyRecord;
+  /** The key itself: returned once, here, and stored nowhere. */
+  readonly key: string;
+}
+
+/** The stored form of a key: hex SHA-256 of its text. */
+export const hashApiKey = (hasher: SecretHasher, key: string): string => bytesToHex(hasher.sha256(utf8(key)));
+
+/** Creates an API key for the wallet; only its hash is stored. */
+export class CreateApiKey {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly random: RandomSource,
+    private readonly hasher: SecretHasher,
+    private readonly clock: Clock,
+    private readonly maxKeysPerWallet = 100,
+  ) {}
+
+  async execute(input: { wallet: string; name: string }): Promise<E.Either<TooManyKeys, CreatedKey>> {
+    if ((await this.keys.countByWallet(input.wallet)) >= this.maxKeysPerWallet) {
+      return E.left({ _tag: 'TooManyKeys', max: this.maxKeysPerWallet });
+    }
+    const key = formatApiKey(this.random.bytes(API_KEY_SECRET_BYTES));
+    const record: ApiKeyRecord = {
+      // A public id, unrelated to the secret: it appears in URLs and logs.
+      keyId: `key_${encodeBase58(this.random.bytes(16))}`,
+      wallet: input.wallet,
+      name: input.name,
+      prefix: displayPrefix(key),
+      keyHash: hashApiKey(this.hasher, key),
+      createdAtMs: this.clock.nowMs(),
+      lastUsedAtMs: null,
+      requestCount: 0,
+      errorCount: 0,
+    };
+    await this.keys.create(record);
+    return E.right({ record, key });
+  }
+}

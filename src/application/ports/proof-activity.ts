@@ -1,0 +1,16 @@
+import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
+
+export interface ProofActivity {
+  readonly total: number;
+  /** Proofs whose created_at is at or after each instant asked for, in the same order. */
+  readonly since: readonly number[];
+  readonly firstCreatedAtMs: number | null;
+  readonly lastCreatedAtMs: number | null;
+}
+
+/** Aggregate reads over one wallet's proofs, for its statistics. */
+export interface ProofActivityReader {
+  activity(wallet: string, sinceMs: readonly number[]): Promise<ProofActivity>;
+  /** The envelopes of the wallet's `limit` latest proofs by created_at (ties: proof id), newest first. */
+  recentEnvelopes(wallet: string, limit: number): Promise<readonly ProofEnvelope[]>;
+}

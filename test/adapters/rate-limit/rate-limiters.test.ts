@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { Redis } from 'ioredis';
+import { memoryRateLimiter } from '../../../src/adapters/rate-limit/memory-rate-limiter.js';
+import { redisRateLimiter, type RedisRateLimiter } from '../../../src/adapters/rate-limit/redis-rate-limiter.js';
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// A prefix of its own per run, so parallel runs and leftovers never share counters.
+const prefix = `proof-registry-test:${process.pid}:${randomBytes(4).toString('hex')}`;
+const opened: RedisRateLimiter[] = [];
+test.after.always(async () => {
+  await Promise.all(opened.map((o) => o.close()));
+  const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await admin.connect();
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length) await admin.del(...keys);
+  } catch {
+    // Nothing to clean when Redis was never reachable; the tests that need it have failed.
+  } finally {
+    admin.disconnect();
+  }
+});
+
+const limits = { perMinute: 5, signInPerMinute: 2 };
+
+test('memory: a key gets its limit per window, then 429-worthy refusals with a reset time', async (t) => {
+  const limiter = memoryRateLimiter(limits);
+  const decisions = [];
+  for (let i = 0; i < 7; i++) decisions.push(await limiter.consume('key:a', 'api'));
+  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false, false]);
+  t.deepEqual(decisions.slice(0, 5).map((d) => d.remaining), [4, 3, 2, 1, 0]);
+  t.true(decisions.every((d) => d.limit === 5));
+  t.true(decisions[5]!.resetS >= 1 && decisions[5]!.resetS <= 60);
+});
+
+test('memory: keys and buckets are counted separately; sign-in has its own, stricter limit', async (t) => {
+  const limiter = memoryRateLimiter(limits);
+  for (let i = 0; i < 5; i++) await limiter.consume('key:a', 'api');
+  t.false((await limiter.consume('key:a', 'api')).allowed);
+  t.true((await limiter.consume('key:b', 'api')).allowed);
+  t.true((await limiter.consume('ip:1', 'sign_in')).allowed);
+  t.true((await limiter.consume('ip:1', 'sign_in')).allowed);
+  const third = await limiter.consume('ip:1', 'sign_in');
+  t.false(third.allowed);
+  t.is(third.limit, 2);
+  t.true((await limiter.consume('ip:1', 'api')).allowed);
+});
+
+test('redis: two instances sharing Redis enforce one limit between them', async (t) => {
+  const a = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:shared` });
+  const b = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:shared` });
+  opened.push(a, b);
+  t.true(a.connected && b.connected, `Redis at ${TEST_REDIS_URL} must be reachable (set TEST_REDIS_URL)`);
+  const key = 'key:shared';
+  const order = [a, b, a, b, a, b, a];
+  const decisions = [];
+  for (const instance of order) decisions.push(await instance.limiter.consume(key, 'api'));
+  // Five in all across both instances, not five each.
+  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false, false]);
+  t.deepEqual(decisions.slice(0, 5).map((d) => d.remaining), [4, 3, 2, 1, 0]);
+  t.true(decisions[6]!.resetS >= 1 && decisions[6]!.resetS <= 60);
+  // The sign-in bucket is a separate counter in Redis too.
+  t.true((await a.limiter.consume(key, 'sign_in')).allowed);
+});
+
+test('redis: concurrent requests on two instances never exceed the limit', async (t) => {
+  const a = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:race` });
+  const b = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:race` });
+  opened.push(a, b);
+  const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).limiter.consume('key:race', 'api')));
+  t.is(decisions.filter((d) => d.allowed).length, 5);
+});
+
+test('redis: when Redis does not answer, each instance falls back to its own in-memory limit', async (t) => {
+  const down = await redisRateLimiter('redis://127.0.0.1:1', limits, { keyPrefix: `${prefix}:down`, connectTimeoutMs: 300 });
+  t.false(down.connected);
+  opened.push(down);
+  const decisions = [];
+  for (let i = 0; i < 6; i++) decisions.push(await down.limiter.consume('key:x', 'api'));
+  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+});

@@ -1,0 +1,108 @@
+import test from 'ava';
+import type { ApiKeyRecord, KeyStore } from '../../src/application/ports/key-store.js';
+import type { DeclareTest } from '../support/databases.js';
+import { WALLET_A, WALLET_B } from '../support/mothers.js';
+
+let counter = 0;
+/** A key record as CreateApiKey makes it; ids and hashes unique per call. */
+export function aKeyRecord(wallet: string, over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  const n = ++counter;
+  return {
+    keyId: `key_${n.toString().padStart(6, '0')}`,
+    wallet,
+    name: `key ${n}`,
+    prefix: `pr_live_${n.toString().padStart(8, '0')}`,
+    keyHash: n.toString(16).padStart(64, '0'),
+    createdAtMs: 1_790_000_000_000 + n,
+    lastUsedAtMs: null,
+    requestCount: 0,
+    errorCount: 0,
+    ...over,
+  };
+}
+
+/** The KeyStore contract; `make` returns an empty store. */
+export function keyStoreContract(name: string, make: () => Promise<KeyStore>, testFn: DeclareTest = test): void {
+  testFn(`${name}: a created key is found by its hash, with zero usage`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A);
+    await store.create(key);
+    t.deepEqual(await store.findByHash(key.keyHash), key);
+    t.is(await store.findByHash('f'.repeat(64)), null);
+  });
+
+  testFn(`${name}: key ids and hashes are unique`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A);
+    await store.create(key);
+    await t.throwsAsync(store.create({ ...aKeyRecord(WALLET_A), keyId: key.keyId }));
+    await t.throwsAsync(store.create({ ...aKeyRecord(WALLET_B), keyHash: key.keyHash }));
+  });
+
+  testFn(`${name}: a wallet lists and counts only its own keys, oldest first`, async (t) => {
+    const store = await make();
+    const later = aKeyRecord(WALLET_A, { createdAtMs: 2_000 });
+    const earlier = aKeyRecord(WALLET_A, { createdAtMs: 1_000 });
+    await store.create(later);
+    await store.create(earlier);
+    await store.create(aKeyRecord(WALLET_B));
+    t.deepEqual((await store.listByWallet(WALLET_A)).map((k) => k.keyId), [earlier.keyId, later.keyId]);
+    t.is(await store.countByWallet(WALLET_A), 2);
+    t.is(await store.countByWallet(WALLET_B), 1);
+    t.is(await store.countByWallet('nobody'), 0);
+    t.deepEqual(await store.listByWallet('nobody'), []);
+  });
+
+  testFn(`${name}: delete removes the wallet's key at once; another wallet cannot delete it`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A);
+    await store.create(key);
+    t.false(await store.delete(WALLET_B, key.keyId));
+    t.truthy(await store.findByHash(key.keyHash));
+    t.true(await store.delete(WALLET_A, key.keyId));
+    t.is(await store.findByHash(key.keyHash), null);
+    t.false(await store.delete(WALLET_A, key.keyId));
+    t.deepEqual(await store.listByWallet(WALLET_A), []);
+  });
+
+  testFn(`${name}: usage adds up and last-used only moves forward`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A);
+    await store.create(key);
+    await store.addUsage([{ keyId: key.keyId, requests: 3, errors: 1, lastUsedAtMs: 5_000 }]);
+    await store.addUsage([{ keyId: key.keyId, requests: 2, errors: 0, lastUsedAtMs: 4_000 }]);
+    t.like(await store.findByHash(key.keyHash), { requestCount: 5, errorCount: 1, lastUsedAtMs: 5_000 });
+    await store.addUsage([{ keyId: key.keyId, requests: 1, errors: 1, lastUsedAtMs: 9_000 }]);
+    t.like(await store.findByHash(key.keyHash), { requestCount: 6, errorCount: 2, lastUsedAtMs: 9_000 });
+  });
+
+  testFn(`${name}: concurrent usage flushes lose nothing; deleted keys are skipped`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A);
+    const gone = aKeyRecord(WALLET_A);
+    await store.create(key);
+    await store.create(gone);
+    await store.delete(WALLET_A, gone.keyId);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store.addUsage([
+          { keyId: key.keyId, requests: 10, errors: i % 2, lastUsedAtMs: 1_000 + i },
+          { keyId: gone.keyId, requests: 1, errors: 1, lastUsedAtMs: 1 },
+        ]),
+      ),
+    );
+    t.like(await store.findByHash(key.keyHash), { requestCount: 100, errorCount: 5, lastUsedAtMs: 1_009 });
+    t.is(await store.findByHash(gone.keyHash), null);
+  });
+
+  testFn(`${name}: large counters survive the round trip as numbers`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A);
+    await store.create(key);
+    await store.addUsage([{ keyId: key.keyId, requests: 3_000_000_000, errors: 2_500_000_000, lastUsedAtMs: 1_790_000_000_123 }]);
+    const got = await store.findByHash(key.keyHash);
+    t.is(got?.requestCount, 3_000_000_000);
+    t.is(got?.errorCount, 2_500_000_000);
+    t.is(got?.lastUsedAtMs, 1_790_000_000_123);
+  });
+}
