@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import * as proofs001 from './001_proofs.js';
+import * as identity002 from './002_identity.js';
+import * as fleet003 from './003_fleet.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -9,4 +11,6 @@ import * as proofs001 from './001_proofs.js';
  */
 export const migrations: ReadonlyArray<{ readonly name: string; readonly migration: Knex.Migration }> = [
   { name: '001_proofs', migration: proofs001 },
+  { name: '002_identity', migration: identity002 },
+  { name: '003_fleet', migration: fleet003 },
 ];

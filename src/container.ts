@@ -29,6 +29,14 @@ import { WorkerPoolBatchVerifier } from './adapters/workers/worker-pool-batch-ve
 import { KnexProofStore } from './adapters/sql/knex-proof-store.js';
 import { SystemClock } from './adapters/system-clock.js';
 import type { Config } from './config.js';
+import { KeyStoreUsageTotals } from './application/fleet/key-store-usage-totals.js';
+import type { KeyUsageTotals } from './application/fleet/get-wallet-stats.js';
+import type { FleetStore } from './application/ports/fleet-store.js';
+import type { ProofActivityReader } from './application/ports/proof-activity.js';
+import { KnexFleetStore } from './adapters/sql/knex-fleet-store.js';
+import { KnexKeyStore } from './adapters/sql/knex-key-store.js';
+import { KnexProofActivity } from './adapters/sql/knex-proof-activity.js';
+import { fleetRouteSet } from './fleet-wiring.js';
 
 /** Service identifiers: one per port or component the composition root hands out. */
 export const TOKENS = {
@@ -50,6 +58,9 @@ export const TOKENS = {
   VerifyBatch: Symbol.for('VerifyBatch'),
   ScoreProof: Symbol.for('ScoreProof'),
   HttpApp: Symbol.for('HttpApp'),
+  FleetStore: Symbol.for('FleetStore'),
+  ProofActivity: Symbol.for('ProofActivityReader'),
+  KeyUsageTotals: Symbol.for('KeyUsageTotals'),
 } as const;
 
 /** What must exist before the container: things built asynchronously or shared with main. */
@@ -64,7 +75,16 @@ export interface Resources {
   readonly extraRoutes?: readonly AnyRoute[];
   readonly onAuthenticatedResponse?: (principal: Principal, status: number) => void;
   /** Swap any port, e.g. an in-memory store or a fixed clock in tests. */
-  readonly overrides?: { readonly clock?: Clock; readonly proofStore?: ProofStore; readonly metrics?: HttpMetrics };
+  readonly overrides?: {
+    readonly clock?: Clock;
+    /** A proof store override should come with a fleet store it feeds (MemoryProofStore's listener). */
+    readonly proofStore?: ProofStore;
+    readonly metrics?: HttpMetrics;
+    readonly fleetStore?: FleetStore;
+    readonly proofActivity?: ProofActivityReader;
+  };
+  /** API-key usage for the wallet statistics; by default summed from the key table. */
+  readonly keyUsage?: KeyUsageTotals;
 }
 
 /** The one composition root: binds every port to its adapter. */
@@ -83,6 +103,9 @@ export function buildContainer(r: Resources): Container {
     return new MeasuredProofProtocol(new ProofProtocol(r.blake3, ed25519, ed25519, { maxDepth, maxEvents, maxBatch }), ctx.get(TOKENS.Metrics));
   });
   c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue(() => r.overrides?.proofStore ?? new KnexProofStore(r.database));
+  c.bind<FleetStore>(TOKENS.FleetStore).toDynamicValue(() => r.overrides?.fleetStore ?? new KnexFleetStore(r.database));
+  c.bind<ProofActivityReader>(TOKENS.ProofActivity).toDynamicValue(() => r.overrides?.proofActivity ?? new KnexProofActivity(r.database));
+  c.bind<KeyUsageTotals>(TOKENS.KeyUsageTotals).toDynamicValue(() => r.keyUsage ?? new KeyStoreUsageTotals(new KnexKeyStore(r.database)));
 
   c.bind(TOKENS.SubmitProof).toDynamicValue((ctx) => new SubmitProof(ctx.get(TOKENS.Protocol), ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Clock)));
   c.bind(TOKENS.GetProof).toDynamicValue((ctx) => new GetProof(ctx.get(TOKENS.ProofStore)));
@@ -111,6 +134,15 @@ export function buildContainer(r: Resources): Container {
         batchBodyLimitBytes: r.config.batchBodyLimitBytes,
         maxBatch: r.config.maxBatch,
       }),
+      ...fleetRouteSet({
+        fleet: ctx.get(TOKENS.FleetStore),
+        proofs: ctx.get(TOKENS.ProofStore),
+        activity: ctx.get(TOKENS.ProofActivity),
+        keyUsage: ctx.get(TOKENS.KeyUsageTotals),
+        clock: ctx.get(TOKENS.Clock),
+        config: r.config,
+        metrics,
+      }),
       ...(r.extraRoutes ?? []),
     );
     return createHttpApp({
@@ -134,6 +166,8 @@ export interface IdentityParts {
   readonly routes?: readonly AnyRoute[];
   readonly onAuthenticatedResponse?: (principal: Principal, status: number) => void;
   readonly describeBalanceSource?: string;
+  /** Usage totals for the wallet statistics (flushing pending counts first, ideally). */
+  readonly keyUsage?: KeyUsageTotals;
   close?(): Promise<void>;
 }
 
@@ -184,6 +218,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       ...(identity.rateLimiter ? { rateLimiter: identity.rateLimiter } : {}),
       ...(identity.routes ? { extraRoutes: identity.routes } : {}),
       ...(identity.onAuthenticatedResponse ? { onAuthenticatedResponse: identity.onAuthenticatedResponse } : {}),
+      ...(identity.keyUsage ? { keyUsage: identity.keyUsage } : {}),
       overrides: { ...options.overrides, clock, metrics },
     });
     const server = await listen(container.get<Koa>(TOKENS.HttpApp), config.port, config.host);

@@ -2,9 +2,17 @@ import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import { toSummary } from '../../domain/proof/proof-record.js';
 import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
 
+/** Told of each proof as it is stored, in the same synchronous step (the memory "transaction"). */
+export interface StoredProofListener {
+  proofStored(record: ProofRecord): void;
+}
+
 /** In-memory ProofStore for tests and embedding; behaves as the SQL store (same contract suite). */
 export class MemoryProofStore implements ProofStore {
   private readonly byWallet = new Map<string, Map<string, ProofRecord>>();
+
+  /** `listener`: e.g. a MemoryFleetStore, which counts devices' proofs as the SQL store does. */
+  constructor(private readonly listener?: StoredProofListener) {}
 
   async add(record: ProofRecord): Promise<AddResult> {
     let proofs = this.byWallet.get(record.wallet);
@@ -13,6 +21,7 @@ export class MemoryProofStore implements ProofStore {
     if (existing) return { stored: false, record: existing };
     const copy = structuredClone(record);
     proofs.set(record.proofId, copy);
+    this.listener?.proofStored(copy);
     return { stored: true, record: structuredClone(copy) };
   }
 

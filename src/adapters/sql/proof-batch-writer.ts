@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AddResult } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
+import { countDeviceProofs } from './device-proof-counts.js';
 import { toRecord, toRow, type NewProofRow, type ProofRow } from './proof-rows.js';
 
 interface Pending {
@@ -91,6 +92,8 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly Pending[]): Pr
   for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
     await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
   }
+  // Devices move with the proofs actually inserted, in this same transaction (never for a duplicate).
+  await countDeviceProofs(trx, unique.filter((p) => newIds.has(key(p.row))).map((p) => p.row));
 
   // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.

@@ -1,0 +1,239 @@
+import * as t from 'io-ts';
+import { DEVICE_ID_MAX } from '../../../domain/fleet/device.js';
+import { DEVICE_STATUSES, type DeviceStatus } from '../../../domain/fleet/device-status.js';
+import { MAX_DEVICES_PER_CHANGE } from '../../../domain/fleet/group.js';
+import { HEALTH_LEVELS, HEALTH_LIMITS, type HealthLevel } from '../../../domain/fleet/health-report.js';
+import { DESCRIPTION_MAX, NAME_MAX } from '../../../domain/fleet/names.js';
+import { documented, schemaOf } from '../openapi/codec-schema.js';
+import { boundedString, LimitFromQuery, NullableString } from './common.codecs.js';
+import { ProofSummaryResponse } from './proof.codecs.js';
+
+/** A codec from a validating function; `phrase` completes "<path> …" on failure. */
+function custom<A>(name: string, is: (u: unknown) => u is A, check: (u: unknown) => A | undefined, phrase: (u: unknown) => string, schema: Record<string, unknown>) {
+  return documented(
+    new t.Type<A, A, unknown>(name, is, (u, c) => {
+      const value = check(u);
+      return value === undefined ? t.failure(u, c, u === undefined ? 'is required' : phrase(u)) : t.success(value);
+    }, t.identity),
+    schema,
+  );
+}
+
+const oneOf = <V extends string>(name: string, values: readonly V[]) =>
+  custom<V>(name, (u): u is V => values.includes(u as V), (u) => (values.includes(u as V) ? (u as V) : undefined), () => `must be one of ${values.join(', ')}`, {
+    type: 'string',
+    enum: [...values],
+  });
+
+/** A reading: a number within bounds, or null / absent for "not measured". */
+function reading(name: string, { min, max }: { min: number; max: number }) {
+  return custom<number | null>(
+    name,
+    (u): u is number | null => u === null || typeof u === 'number',
+    (u) => (u === null ? null : typeof u === 'number' && Number.isFinite(u) && u >= min && u <= max ? u : undefined),
+    () => `must be a number from ${min} to ${max}`,
+    { type: ['number', 'null'], minimum: min, maximum: max },
+  );
+}
+
+/** Free text checked further by the domain (trimmed length); bounded here so huge bodies stop early. */
+const text = (name: string, documentedMax: number, description: string) =>
+  custom<string>(name, (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && u.length <= documentedMax * 4 ? u : undefined), (u) => (typeof u === 'string' ? `must be at most ${documentedMax} characters` : 'must be a string'), {
+    type: 'string',
+    maxLength: documentedMax,
+    description,
+  });
+
+const nullable = <A>(codec: t.Type<A, A, unknown>, name: string) =>
+  documented(
+    new t.Type<A | null, A | null, unknown>(name, (u): u is A | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : codec.validate(u, c)), t.identity),
+    { anyOf: [schemaOf(codec), { type: 'null' }] },
+  );
+
+/** Query integers arrive as text. */
+function intFromQuery(name: string, min: number, max: number, fallback: number) {
+  return custom<number>(
+    name,
+    (u): u is number => typeof u === 'number',
+    (u) => (typeof u === 'string' && /^\d{1,6}$/.test(u) && Number(u) >= min && Number(u) <= max ? Number(u) : undefined),
+    () => `must be an integer from ${min} to ${max}`,
+    { type: 'integer', minimum: min, maximum: max, default: fallback },
+  );
+}
+
+export const DeviceId = boundedString(1, DEVICE_ID_MAX, 'device_id');
+export const GroupId = boundedString(1, 64, 'group_id');
+
+export const DeviceIdParams = t.type({ device_id: documented(boundedString(1, DEVICE_ID_MAX), { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX, description: 'The robot_id of the device (URL-encoded).' }) });
+export const GroupIdParams = t.type({ group_id: GroupId });
+export const WalletParams = t.type({ addr: documented(boundedString(1, 64), { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet address; must be the caller\'s own.' }) });
+
+const FleetCursor = custom<string>('cursor', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && u.length >= 1 && u.length <= 1000 ? u : undefined), () => 'must be 1 to 1000 characters', {
+  type: 'string',
+  description: 'Opaque; the next_cursor of the previous page.',
+});
+
+const StatusList = custom<DeviceStatus[]>(
+  'status',
+  (u): u is DeviceStatus[] => Array.isArray(u),
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const parts = u.split(',');
+    return parts.every((p) => (DEVICE_STATUSES as readonly string[]).includes(p)) ? [...new Set(parts as DeviceStatus[])] : undefined;
+  },
+  () => `must be one or more of ${DEVICE_STATUSES.join(', ')}, separated by commas`,
+  { type: 'string', description: `Comma-separated statuses: ${DEVICE_STATUSES.join(', ')}.`, example: 'offline,error' },
+);
+
+const GroupFilter = custom<string | null>(
+  'group_id',
+  (u): u is string | null => u === null || typeof u === 'string',
+  (u) => (u === 'none' ? null : typeof u === 'string' && u.length >= 1 && u.length <= 64 ? u : undefined),
+  () => 'must be a group id or "none"',
+  { type: 'string', description: 'A group id, or "none" for devices in no group.' },
+);
+
+export const OverviewQuery = t.partial({ limit: LimitFromQuery, cursor: FleetCursor, group_id: GroupFilter, status: StatusList }, 'FleetOverviewQuery');
+export const DeviceQuery = t.partial({ health_limit: intFromQuery('health_limit', 1, 200, 20), proof_limit: intFromQuery('proof_limit', 1, 50, 10) }, 'DeviceQuery');
+export const GroupListQuery = t.partial({ limit: LimitFromQuery, cursor: FleetCursor }, 'GroupListQuery');
+
+const Name = text('name', NAME_MAX, `Trimmed; 1 to ${NAME_MAX} characters after trimming, no control characters.`);
+const Description = text('description', DESCRIPTION_MAX, `Optional; trimmed; up to ${DESCRIPTION_MAX} characters; empty means none.`);
+
+export const RenameBody = t.type({ name: Name }, 'RenameDevice');
+export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description') })], 'CreateGroup');
+
+const DeviceIdList = custom<string[]>(
+  'device_ids',
+  (u): u is string[] => Array.isArray(u),
+  (u) =>
+    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && id.length >= 1 && id.length <= DEVICE_ID_MAX)
+      ? (u as string[])
+      : undefined,
+  (u) =>
+    !Array.isArray(u)
+      ? 'must be an array of device ids'
+      : u.length < 1 || u.length > MAX_DEVICES_PER_CHANGE
+        ? `must hold 1 to ${MAX_DEVICES_PER_CHANGE} device ids (got ${u.length})`
+        : `must hold strings of 1 to ${DEVICE_ID_MAX} characters`,
+  { type: 'array', items: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, minItems: 1, maxItems: MAX_DEVICES_PER_CHANGE },
+);
+export const DeviceIdsBody = t.type({ device_ids: DeviceIdList }, 'DeviceIds');
+
+const Metrics = custom<Record<string, number> | null>(
+  'metrics',
+  (u): u is Record<string, number> | null => u === null || (typeof u === 'object' && !Array.isArray(u)),
+  (u) => {
+    if (u === null) return null;
+    if (typeof u !== 'object' || Array.isArray(u)) return undefined;
+    const entries = Object.entries(u as Record<string, unknown>);
+    const fine =
+      entries.length <= HEALTH_LIMITS.metricsMaxKeys &&
+      entries.every(([k, v]) => k.length >= 1 && k.length <= HEALTH_LIMITS.metricKeyMax && typeof v === 'number' && Number.isFinite(v));
+    return fine ? (u as Record<string, number>) : undefined;
+  },
+  () => `must be an object of at most ${HEALTH_LIMITS.metricsMaxKeys} numbers, named with 1 to ${HEALTH_LIMITS.metricKeyMax} characters`,
+  { type: ['object', 'null'], additionalProperties: { type: 'number' }, maxProperties: HEALTH_LIMITS.metricsMaxKeys },
+);
+
+const Message = custom<string | null>(
+  'message',
+  (u): u is string | null => u === null || typeof u === 'string',
+  (u) => (u === null ? null : typeof u === 'string' && [...u].length <= HEALTH_LIMITS.messageMax ? u : undefined),
+  () => `must be a string of at most ${HEALTH_LIMITS.messageMax} characters`,
+  { type: ['string', 'null'], maxLength: HEALTH_LIMITS.messageMax },
+);
+
+export const HealthBody = t.intersection(
+  [
+    t.type({ status: oneOf<HealthLevel>('status', HEALTH_LEVELS) }),
+    t.partial({
+      cpu_percent: reading('cpu_percent', HEALTH_LIMITS.percent),
+      memory_percent: reading('memory_percent', HEALTH_LIMITS.percent),
+      battery_percent: reading('battery_percent', HEALTH_LIMITS.percent),
+      temperature_c: reading('temperature_c', HEALTH_LIMITS.temperatureC),
+      uptime_s: reading('uptime_s', HEALTH_LIMITS.uptimeS),
+      message: Message,
+      metrics: Metrics,
+    }),
+  ],
+  'HealthReport',
+);
+
+// Responses.
+const NullableNumber = t.union([t.number, t.null]);
+const Statuses = t.type({ online: t.number, warning: t.number, offline: t.number, degraded: t.number, error: t.number }, 'StatusCounts');
+
+export const HealthReportResponse = t.type(
+  {
+    status: t.keyof({ ok: null, degraded: null, error: null }),
+    cpu_percent: NullableNumber,
+    memory_percent: NullableNumber,
+    battery_percent: NullableNumber,
+    temperature_c: NullableNumber,
+    uptime_s: NullableNumber,
+    message: NullableString,
+    metrics: t.union([t.record(t.string, t.number), t.null]),
+    received_at: t.string,
+  },
+  'HealthReport',
+);
+
+export const DeviceResponse = t.type(
+  {
+    device_id: t.string,
+    name: t.string,
+    custom_name: t.boolean,
+    group_id: NullableString,
+    status: t.keyof({ online: null, warning: null, offline: null, degraded: null, error: null }),
+    first_seen_at: t.string,
+    last_seen_at: t.string,
+    last_proof_at: NullableString,
+    proof_count: t.number,
+    last_health: t.union([HealthReportResponse, t.null]),
+  },
+  'Device',
+);
+
+export const DeviceDetailResponse = t.intersection(
+  [DeviceResponse, t.type({ health_history: t.array(HealthReportResponse), recent_proofs: t.array(ProofSummaryResponse) })],
+  'DeviceDetail',
+);
+
+const GroupProps = { group_id: t.string, name: t.string, description: NullableString, device_count: t.number, created_at: t.string };
+export const GroupResponse = t.type({ ...GroupProps, device_ids: t.array(t.string) }, 'Group');
+export const GroupListResponse = t.type({ items: t.array(GroupResponse), next_cursor: NullableString }, 'GroupList');
+export const MembershipResponse = t.type({ group: GroupResponse, changed: t.number }, 'GroupMembershipChange');
+export const DeleteGroupResponse = t.type({ group_id: t.string, deleted: t.boolean, unassigned: t.number }, 'GroupDeleted');
+
+export const OverviewResponse = t.type(
+  {
+    devices: t.array(DeviceResponse),
+    next_cursor: NullableString,
+    groups: t.array(t.type(GroupProps, 'GroupSummary')),
+    summary: t.type({
+      total_devices: t.number,
+      by_status: Statuses,
+      by_group: t.array(t.type({ group_id: NullableString, name: NullableString, device_count: t.number, by_status: Statuses })),
+      group_count: t.number,
+    }),
+    generated_at: t.string,
+    windows: t.type({ online_window_s: t.number, offline_after_s: t.number }),
+  },
+  'FleetOverview',
+);
+
+export const StatsResponse = t.type(
+  {
+    wallet: t.string,
+    generated_at: t.string,
+    proofs: t.type({ total: t.number, last_24h: t.number, last_7d: t.number, first_at: NullableString, last_at: NullableString, basis: t.string }),
+    devices: t.type({ total: t.number, by_status: Statuses }),
+    groups: t.type({ total: t.number }),
+    score: t.type({ average: NullableNumber, min: NullableNumber, max: NullableNumber, sample_size: t.number, sample_limit: t.number, basis: t.string, policy: t.string }),
+    api_keys: t.type({ requests: t.number, errors: t.number, error_rate: NullableNumber }),
+  },
+  'WalletStats',
+);
+
+export const HealthRecordedResponse = t.type({ report: HealthReportResponse, device: DeviceResponse }, 'HealthRecorded');

@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import { isDeviceId } from '../../domain/fleet/device.js';
+import { byteOrder } from '../random-ids.js';
+
+/** The parts of a newly inserted proof row that move its device's figures. */
+export interface InsertedProof {
+  readonly wallet: string;
+  readonly robot_id: string | null;
+  readonly received_at_ms: number | string;
+}
+
+const ROWS_PER_UPSERT = 200;
+
+/**
+ * Creates or updates the devices of proofs just inserted, in the caller's transaction: a
+ * device then never lacks its proofs nor counts one that was not stored (a duplicate is not
+ * passed here). The counts are added in the database (`proof_count + n`) under the row lock,
+ * so concurrent transactions never lose an increment.
+ *
+ * Rows go in (wallet, device_id) byte order, the order of the primary key, so concurrent
+ * PostgreSQL transactions lock devices in the same order and cannot deadlock on each other
+ * (the group changes lock them in that order too).
+ */
+export async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly InsertedProof[]): Promise<void> {
+  const byDevice = new Map<string, { wallet: string; deviceId: string; count: number; first: number; last: number }>();
+  for (const p of proofs) {
+    if (p.robot_id === null || !isDeviceId(p.robot_id)) continue;
+    const at = Number(p.received_at_ms);
+    const key = `${p.wallet}\u0000${p.robot_id}`;
+    const d = byDevice.get(key);
+    if (d) {
+      d.count++;
+      d.first = Math.min(d.first, at);
+      d.last = Math.max(d.last, at);
+    } else byDevice.set(key, { wallet: p.wallet, deviceId: p.robot_id, count: 1, first: at, last: at });
+  }
+  const devices = [...byDevice.values()].sort((a, b) => byteOrder(a.wallet, b.wallet) || byteOrder(a.deviceId, b.deviceId));
+  const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
+  for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
+    const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
+    await trx.raw(
+      `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count)
+       values ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       on conflict (wallet, device_id) do update set
+         proof_count = devices.proof_count + excluded.proof_count,
+         first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
+         last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
+         last_proof_at_ms = ${greatest}(coalesce(devices.last_proof_at_ms, excluded.last_proof_at_ms), excluded.last_proof_at_ms)`,
+      chunk.flatMap((d) => [d.wallet, d.deviceId, d.first, d.last, d.last, d.count]),
+    );
+  }
+}

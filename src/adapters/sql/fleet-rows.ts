@@ -1,0 +1,129 @@
+import type { Device } from '../../domain/fleet/device.js';
+import type { Group } from '../../domain/fleet/group.js';
+import { HEALTH_LEVELS, type HealthLevel, type HealthReport } from '../../domain/fleet/health-report.js';
+
+/** Rows of migrations/003_fleet.ts as the drivers return them (pg: bigint as a string). */
+export interface DeviceRow {
+  readonly wallet: string;
+  readonly device_id: string;
+  readonly name: string | null;
+  readonly group_id: string | null;
+  readonly first_seen_ms: number | string;
+  readonly last_seen_ms: number | string;
+  readonly last_proof_at_ms: number | string | null;
+  readonly proof_count: number | string;
+  readonly last_health: string | null;
+  readonly last_health_status: string | null;
+  readonly last_health_at_ms: number | string | null;
+}
+
+export const DEVICE_COLUMNS = [
+  'wallet',
+  'device_id',
+  'name',
+  'group_id',
+  'first_seen_ms',
+  'last_seen_ms',
+  'last_proof_at_ms',
+  'proof_count',
+  'last_health',
+  'last_health_status',
+  'last_health_at_ms',
+] as const satisfies ReadonlyArray<keyof DeviceRow>;
+
+export interface GroupRow {
+  readonly wallet: string;
+  readonly group_id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly created_at_ms: number | string;
+}
+
+export interface HealthRow {
+  readonly wallet: string;
+  readonly device_id: string;
+  readonly received_at_ms: number | string;
+  readonly status: string;
+  readonly cpu_percent: number | null;
+  readonly memory_percent: number | null;
+  readonly battery_percent: number | null;
+  readonly temperature_c: number | null;
+  readonly uptime_s: number | null;
+  readonly message: string | null;
+  readonly metrics: string | null;
+}
+
+export const HEALTH_COLUMNS = [
+  'wallet',
+  'device_id',
+  'received_at_ms',
+  'status',
+  'cpu_percent',
+  'memory_percent',
+  'battery_percent',
+  'temperature_c',
+  'uptime_s',
+  'message',
+  'metrics',
+] as const satisfies ReadonlyArray<keyof HealthRow>;
+
+export function toDevice(row: DeviceRow): Device {
+  return {
+    wallet: row.wallet,
+    deviceId: row.device_id,
+    name: row.name,
+    groupId: row.group_id,
+    firstSeenMs: int(row.first_seen_ms, 'first_seen_ms'),
+    lastSeenMs: int(row.last_seen_ms, 'last_seen_ms'),
+    lastProofAtMs: row.last_proof_at_ms === null ? null : int(row.last_proof_at_ms, 'last_proof_at_ms'),
+    proofCount: int(row.proof_count, 'proof_count'),
+    lastHealth: row.last_health === null ? null : toReport(JSON.parse(row.last_health) as HealthRow),
+  };
+}
+
+export function toGroup(row: GroupRow): Group {
+  return {
+    wallet: row.wallet,
+    groupId: row.group_id,
+    name: row.name,
+    description: row.description,
+    createdAtMs: int(row.created_at_ms, 'created_at_ms'),
+  };
+}
+
+export function toHealthRow(wallet: string, deviceId: string, r: HealthReport): HealthRow {
+  return {
+    wallet,
+    device_id: deviceId,
+    received_at_ms: r.receivedAtMs,
+    status: r.status,
+    cpu_percent: r.cpuPercent,
+    memory_percent: r.memoryPercent,
+    battery_percent: r.batteryPercent,
+    temperature_c: r.temperatureC,
+    uptime_s: r.uptimeS,
+    message: r.message,
+    metrics: r.metrics === null ? null : JSON.stringify(r.metrics),
+  };
+}
+
+export function toReport(row: HealthRow): HealthReport {
+  if (!(HEALTH_LEVELS as readonly string[]).includes(row.status)) throw new Error(`device_health.status holds ${row.status}`);
+  return {
+    status: row.status as HealthLevel,
+    cpuPercent: row.cpu_percent,
+    memoryPercent: row.memory_percent,
+    batteryPercent: row.battery_percent,
+    temperatureC: row.temperature_c,
+    uptimeS: row.uptime_s,
+    message: row.message,
+    metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as Record<string, number>),
+    receivedAtMs: int(row.received_at_ms, 'received_at_ms'),
+  };
+}
+
+export function int(value: number | string, column: string): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`${column} holds ${String(value)}, not a safe integer`);
+  return n;
+}

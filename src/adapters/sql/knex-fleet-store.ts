@@ -1,0 +1,164 @@
+import type * as E from 'fp-ts/lib/Either.js';
+import type { Knex } from 'knex';
+import type {
+  DeviceBucket,
+  DevicePage,
+  DeviceQuery,
+  FleetStore,
+  GroupChange,
+  GroupLimitReached,
+  GroupNameTaken,
+  GroupNotFound,
+  GroupPage,
+  GroupQuery,
+  GroupView,
+  NewGroup,
+  UnknownDevices,
+} from '../../application/ports/fleet-store.js';
+import type { Device } from '../../domain/fleet/device.js';
+import type { Activity, ActivityCutoffs, HealthMark } from '../../domain/fleet/device-status.js';
+import type { Group } from '../../domain/fleet/group.js';
+import type { HealthReport } from '../../domain/fleet/health-report.js';
+import type { Database } from './database.js';
+import { DEVICE_COLUMNS, HEALTH_COLUMNS, int, toDevice, toHealthRow, toReport, type DeviceRow, type HealthRow } from './fleet-rows.js';
+import { KnexGroups } from './knex-groups.js';
+
+/**
+ * FleetStore on SQLite or PostgreSQL. Devices are also written by the proof batch writer
+ * (device-proof-counts.ts) in the proofs' own transactions; groups live in knex-groups.ts.
+ */
+export class KnexFleetStore implements FleetStore {
+  private readonly knex: Knex;
+  private readonly postgres: boolean;
+  private readonly groups: KnexGroups;
+
+  constructor(db: Pick<Database, 'knex' | 'dialect'>) {
+    this.knex = db.knex;
+    this.postgres = db.dialect === 'postgres';
+    this.groups = new KnexGroups(db.knex, this.postgres);
+  }
+
+  async listDevices(wallet: string, q: DeviceQuery): Promise<DevicePage> {
+    const query = this.knex<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where('wallet', wallet);
+    if (q.groupId === null) query.whereNull('group_id');
+    else if (q.groupId !== undefined) query.where('group_id', q.groupId);
+    if (q.afterDeviceId !== undefined) query.where('device_id', '>', q.afterDeviceId);
+    if (q.states) {
+      const { cutoffs, pairs } = q.states;
+      if (pairs.length === 0) query.whereRaw('1 = 0');
+      else query.where((any) => pairs.forEach((p) => any.orWhere((both) => (activityIs(both, p.activity, cutoffs), healthIs(both, p.health)))));
+    }
+    // The primary key (wallet, device_id) serves the filter, the order and the cursor.
+    const rows = await query.orderBy('device_id', 'asc').limit(q.limit + 1);
+    const items = rows.slice(0, q.limit).map(toDevice);
+    return { items, next: rows.length > q.limit ? items[items.length - 1]!.deviceId : null };
+  }
+
+  async getDevice(wallet: string, deviceId: string): Promise<Device | null> {
+    const row = await this.knex<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where({ wallet, device_id: deviceId }).first();
+    return row ? toDevice(row) : null;
+  }
+
+  async renameDevice(wallet: string, deviceId: string, name: string): Promise<Device | null> {
+    const rows: DeviceRow[] = await this.knex('devices').where({ wallet, device_id: deviceId }).update({ name }, [...DEVICE_COLUMNS]);
+    return rows[0] ? toDevice(rows[0]) : null;
+  }
+
+  async recordHealth(wallet: string, deviceId: string, report: HealthReport, keep: number): Promise<Device> {
+    const [greatest, least] = this.postgres ? ['greatest', 'least'] : ['max', 'min'];
+    const at = report.receivedAtMs;
+    const row = toHealthRow(wallet, deviceId, report);
+    // A report that arrives after a later one (two requests racing) joins the history but
+    // does not replace the device's last health.
+    const newer = '(devices.last_health_at_ms is null or devices.last_health_at_ms <= excluded.last_health_at_ms)';
+    return this.knex.transaction(async (trx) => {
+      // One statement for the device, so its row is written once per transaction: a second
+      // UPDATE of a row this transaction already wrote makes PostgreSQL re-check the group
+      // foreign key (KEY SHARE on the group), which can deadlock with a group change.
+      await trx.raw(
+        `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, proof_count, last_health, last_health_status, last_health_at_ms)
+         values (?, ?, ?, ?, 0, ?, ?, ?)
+         on conflict (wallet, device_id) do update set
+           first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
+           last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
+           last_health = case when ${newer} then excluded.last_health else devices.last_health end,
+           last_health_status = case when ${newer} then excluded.last_health_status else devices.last_health_status end,
+           last_health_at_ms = case when ${newer} then excluded.last_health_at_ms else devices.last_health_at_ms end`,
+        [wallet, deviceId, at, at, JSON.stringify(row), report.status, at],
+      );
+      await trx('device_health').insert(row);
+      // Retention: everything older than the device's `keep` newest reports goes.
+      const oldestKept = trx('device_health').select('id').where({ wallet, device_id: deviceId }).orderBy('id', 'desc').offset(keep - 1).limit(1);
+      await trx('device_health').where({ wallet, device_id: deviceId }).andWhere('id', '<', oldestKept).del();
+      const device: DeviceRow | undefined = await trx<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where({ wallet, device_id: deviceId }).first();
+      if (!device) throw new Error('device vanished inside its own transaction');
+      return toDevice(device);
+    });
+  }
+
+  async healthHistory(wallet: string, deviceId: string, limit: number): Promise<readonly HealthReport[]> {
+    const rows: HealthRow[] = await this.knex('device_health')
+      .select([...HEALTH_COLUMNS])
+      .where({ wallet, device_id: deviceId })
+      .orderBy('id', 'desc')
+      .limit(limit);
+    return rows.map(toReport);
+  }
+
+  async deviceBuckets(wallet: string | null, cutoffs: ActivityCutoffs): Promise<readonly DeviceBucket[]> {
+    const query = this.knex('devices')
+      .select(
+        'group_id',
+        this.knex.raw(`case when last_seen_ms >= ? then 'recent' when last_seen_ms >= ? then 'idle' else 'silent' end as activity`, [
+          cutoffs.recentSinceMs,
+          cutoffs.silentBeforeMs,
+        ]),
+        this.knex.raw(`coalesce(last_health_status, 'none') as health`),
+      )
+      .count('* as n')
+      .groupByRaw('1, 2, 3');
+    if (wallet !== null) query.where('wallet', wallet);
+    const rows = (await query) as unknown as Array<{ group_id: string | null; activity: Activity; health: HealthMark; n: number | string }>;
+    return rows.map((r) => ({ groupId: r.group_id, activity: r.activity, health: r.health, count: int(r.n, 'count') }));
+  }
+
+  createGroup(wallet: string, group: NewGroup, maxGroups: number): Promise<E.Either<GroupNameTaken | GroupLimitReached, Group>> {
+    return this.groups.create(wallet, group, maxGroups);
+  }
+
+  getGroup(wallet: string, groupId: string): Promise<GroupView | null> {
+    return this.groups.get(this.knex, wallet, groupId);
+  }
+
+  listGroups(wallet: string, query: GroupQuery): Promise<GroupPage> {
+    return this.groups.list(wallet, query);
+  }
+
+  countGroups(wallet: string): Promise<number> {
+    return this.groups.count(this.knex, wallet);
+  }
+
+  assignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
+    return this.groups.change(wallet, groupId, deviceIds, 'assign');
+  }
+
+  unassignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
+    return this.groups.change(wallet, groupId, deviceIds, 'unassign');
+  }
+
+  deleteGroup(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null> {
+    return this.groups.delete(wallet, groupId);
+  }
+}
+
+/** The same boundaries as activityOf in the domain, as conditions on last_seen_ms. */
+function activityIs(b: Knex.QueryBuilder, activity: Activity, c: ActivityCutoffs): void {
+  if (activity === 'recent') b.where('last_seen_ms', '>=', c.recentSinceMs);
+  else if (activity === 'idle') b.where('last_seen_ms', '<', c.recentSinceMs).andWhere('last_seen_ms', '>=', c.silentBeforeMs);
+  else b.where('last_seen_ms', '<', c.silentBeforeMs);
+}
+
+function healthIs(b: Knex.QueryBuilder, health: HealthMark): void {
+  if (health === 'none') b.whereNull('last_health_status');
+  else b.where('last_health_status', health);
+}

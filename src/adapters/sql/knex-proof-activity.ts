@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+import type { ProofActivity, ProofActivityReader } from '../../application/ports/proof-activity.js';
+import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
+import type { Database } from './database.js';
+
+/**
+ * Aggregates over one wallet's proofs. Every figure is a range over the (wallet,
+ * created_at_ms, proof_id) index, read once: one index-only pass for the counts, one short
+ * backwards range for the latest envelopes.
+ */
+export class KnexProofActivity implements ProofActivityReader {
+  private readonly knex: Knex;
+
+  constructor(db: Pick<Database, 'knex'>) {
+    this.knex = db.knex;
+  }
+
+  async activity(wallet: string, sinceMs: readonly number[]): Promise<ProofActivity> {
+    const sums = sinceMs.map((_, i) => this.knex.raw(`sum(case when created_at_ms >= ? then 1 else 0 end) as ??`, [sinceMs[i]!, `since_${i}`]));
+    const row = (await this.knex('proofs')
+      .where('wallet', wallet)
+      .select(this.knex.raw('count(*) as total'), this.knex.raw('min(created_at_ms) as first_ms'), this.knex.raw('max(created_at_ms) as last_ms'), ...sums)
+      .first()) as Record<string, number | string | null> | undefined;
+    const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+    return {
+      total: num(row?.['total']) ?? 0,
+      since: sinceMs.map((_, i) => num(row?.[`since_${i}`]) ?? 0),
+      firstCreatedAtMs: num(row?.['first_ms']),
+      lastCreatedAtMs: num(row?.['last_ms']),
+    };
+  }
+
+  async recentEnvelopes(wallet: string, limit: number): Promise<readonly ProofEnvelope[]> {
+    const rows: Array<{ envelope: string }> = await this.knex('proofs')
+      .select('envelope')
+      .where('wallet', wallet)
+      .orderBy([
+        { column: 'created_at_ms', order: 'desc' },
+        { column: 'proof_id', order: 'desc' },
+      ])
+      .limit(limit);
+    return rows.map((r) => JSON.parse(r.envelope) as ProofEnvelope);
+  }
+}

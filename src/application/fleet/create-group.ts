@@ -1,0 +1,21 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { MAX_GROUPS_PER_WALLET, type Group } from '../../domain/fleet/group.js';
+import { normalizeDescription, normalizeName, type InvalidText } from '../../domain/fleet/names.js';
+import type { Clock } from '../ports/clock.js';
+import type { FleetStore, GroupLimitReached, GroupNameTaken } from '../ports/fleet-store.js';
+
+/** Creates an empty group; its name is unique within the wallet. */
+export class CreateGroup {
+  constructor(
+    private readonly store: FleetStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { wallet: string; name: string; description?: string | null }): Promise<E.Either<InvalidText | GroupNameTaken | GroupLimitReached, Group>> {
+    const name = normalizeName(input.name);
+    if (E.isLeft(name)) return name;
+    const description = normalizeDescription(input.description);
+    if (E.isLeft(description)) return description;
+    return this.store.createGroup(input.wallet, { name: name.right, description: description.right, createdAtMs: this.clock.nowMs() }, MAX_GROUPS_PER_WALLET);
+  }
+}

@@ -1,0 +1,12 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { FleetStore, GroupNotFound } from '../ports/fleet-store.js';
+
+/** Deletes a group: its devices become ungrouped; devices, proofs and health stay. */
+export class DeleteGroup {
+  constructor(private readonly store: FleetStore) {}
+
+  async execute(input: { wallet: string; groupId: string }): Promise<E.Either<GroupNotFound, { readonly groupId: string; readonly unassigned: number }>> {
+    const deleted = await this.store.deleteGroup(input.wallet, input.groupId);
+    return deleted ? E.right({ groupId: input.groupId, unassigned: deleted.unassigned }) : E.left({ _tag: 'GroupNotFound', groupId: input.groupId });
+  }
+}

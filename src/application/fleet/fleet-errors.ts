@@ -1,0 +1,24 @@
+import type { InvalidText } from '../../domain/fleet/names.js';
+import type { InvalidHealthReport } from '../../domain/fleet/health-report.js';
+import type { GroupLimitReached, GroupNameTaken, GroupNotFound, UnknownDevices } from '../ports/fleet-store.js';
+
+/** Business failures of the fleet use cases; the HTTP adapter maps each tag to a status. */
+export type DeviceNotFound = { readonly _tag: 'DeviceNotFound'; readonly deviceId: string };
+export type InvalidCursor = { readonly _tag: 'InvalidCursor' };
+export type InvalidDeviceIds = { readonly _tag: 'InvalidDeviceIds'; readonly detail: string };
+/** Statistics of a wallet other than the caller's. */
+export type NotYourWallet = { readonly _tag: 'NotYourWallet'; readonly wallet: string };
+
+export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthReport, InvalidText, UnknownDevices };
+
+export type FleetError =
+  | DeviceNotFound
+  | InvalidCursor
+  | InvalidDeviceIds
+  | NotYourWallet
+  | GroupLimitReached
+  | GroupNameTaken
+  | GroupNotFound
+  | InvalidHealthReport
+  | InvalidText
+  | UnknownDevices;

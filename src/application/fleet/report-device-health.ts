@@ -1,0 +1,42 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { isDeviceId, DEVICE_ID_MAX } from '../../domain/fleet/device.js';
+import { cutoffsAt, type StatusWindows } from '../../domain/fleet/device-status.js';
+import { checkHealthReadings, type HealthReadings, type HealthReport, type InvalidHealthReport } from '../../domain/fleet/health-report.js';
+import type { Clock } from '../ports/clock.js';
+import type { FleetStore } from '../ports/fleet-store.js';
+import { viewOf, type DeviceView } from './device-view.js';
+
+export interface HealthSettings {
+  readonly windows: StatusWindows;
+  /** Reports kept per device (HEALTH_HISTORY_LIMIT); older ones are deleted as new ones arrive. */
+  readonly historyLimit: number;
+}
+
+export interface HealthRecorded {
+  readonly report: HealthReport;
+  readonly device: DeviceView;
+}
+
+/**
+ * Stores a device's health report, stamped with the registry's clock (a device's own clock
+ * may be wrong). A report for an id the wallet has not seen yet creates the device.
+ */
+export class ReportDeviceHealth {
+  constructor(
+    private readonly store: FleetStore,
+    private readonly clock: Clock,
+    private readonly settings: HealthSettings,
+  ) {}
+
+  async execute(input: { wallet: string; deviceId: string; readings: HealthReadings }): Promise<E.Either<InvalidHealthReport, HealthRecorded>> {
+    if (!isDeviceId(input.deviceId)) {
+      return E.left({ _tag: 'InvalidHealthReport', field: 'device_id', detail: `device_id must be 1 to ${DEVICE_ID_MAX} characters` });
+    }
+    const checked = checkHealthReadings(input.readings);
+    if (E.isLeft(checked)) return checked;
+    const nowMs = this.clock.nowMs();
+    const report: HealthReport = { ...checked.right, receivedAtMs: nowMs };
+    const device = await this.store.recordHealth(input.wallet, input.deviceId, report, this.settings.historyLimit);
+    return E.right({ report, device: viewOf(device, cutoffsAt(nowMs, this.settings.windows)) });
+  }
+}
