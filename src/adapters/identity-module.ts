@@ -32,6 +32,8 @@ import type { Database } from './sql/database.js';
 import { KnexKeyStore } from './sql/knex-key-store.js';
 import { KnexLedgerBalance } from './sql/knex-ledger-balance.js';
 import { KnexNonceStore } from './sql/knex-nonce-store.js';
+import { KeyStoreUsageTotals } from '../application/fleet/key-store-usage-totals.js';
+import type { KeyUsageTotals } from '../application/fleet/get-wallet-stats.js';
 
 export interface Identity {
   readonly authenticator: Authenticator;
@@ -45,6 +47,8 @@ export interface Identity {
   readonly keyStore: KeyStore;
   /** Writes the key usage counted so far, so a read of the KeyStore includes it. */
   flushUsage(): Promise<void>;
+  /** Per-wallet request and error totals over its keys, including counts not yet written. */
+  readonly keyUsage: KeyUsageTotals;
   /** Writes pending key usage and closes the Redis connection, if any. */
   close(): Promise<void>;
 }
@@ -136,6 +140,12 @@ export async function createIdentity(
     describeBalanceSource,
     keyStore: keys,
     flushUsage: () => usage.flush(),
+    keyUsage: {
+      totals: async (wallet: string) => {
+        await usage.flush();
+        return new KeyStoreUsageTotals(keys).totals(wallet);
+      },
+    },
     close: async () => {
       clearInterval(timer);
       await flushUsage();
