@@ -8,6 +8,12 @@ export type Dialect = 'sqlite' | 'postgres';
 /** An open database: the Knex instance every SQL adapter shares, and how to close it. */
 export interface Database {
   readonly knex: Knex;
+  /**
+   * Connections for reads that must not queue behind writes. On an SQLite file these are
+   * separate read-only connections (WAL lets them read while the writer commits); elsewhere
+   * it is `knex` itself. They see every committed write.
+   */
+  readonly reader: Knex;
   readonly dialect: Dialect;
   /** PostgreSQL schema the connections use (search_path), when one was asked for. */
   readonly schema?: string;
@@ -70,7 +76,27 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
       afterCreate: (conn: SqliteConnection, done: Done) => conn.exec(pragmas, (err) => done(err, conn)),
     },
   });
-  return { knex, dialect: 'sqlite', close: () => knex.destroy() };
+  if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', close: () => knex.destroy() };
+  const reader = knexFactory({
+    client: 'sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 0,
+      max: 2,
+      afterCreate: (conn: SqliteConnection, done: Done) =>
+        conn.exec(`PRAGMA busy_timeout = ${busyTimeoutMs};\nPRAGMA query_only = 1`, (err) => done(err, conn)),
+    },
+  });
+  return {
+    knex,
+    reader,
+    dialect: 'sqlite',
+    close: async () => {
+      await reader.destroy();
+      await knex.destroy();
+    },
+  };
 }
 
 async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<Database> {
@@ -104,7 +130,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
       }
     }
   }
-  return { knex, dialect: 'postgres', ...(schema !== undefined && { schema }), close: () => knex.destroy() };
+  return { knex, reader: knex, dialect: 'postgres', ...(schema !== undefined && { schema }), close: () => knex.destroy() };
 }
 
 function pgCode(err: unknown): unknown {

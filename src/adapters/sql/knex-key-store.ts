@@ -30,9 +30,12 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
 /** KeyStore on SQLite or PostgreSQL. */
 export class KnexKeyStore implements KeyStore {
   private readonly knex: Knex;
+  private readonly reader: Knex;
 
-  constructor(db: Pick<Database, 'knex'>) {
+  constructor(db: Pick<Database, 'knex'> & Partial<Pick<Database, 'reader'>>) {
     this.knex = db.knex;
+    // Every authenticated request looks its key up: that read must not wait for proof writes.
+    this.reader = db.reader ?? db.knex;
   }
 
   async create(r: ApiKeyRecord): Promise<void> {
@@ -50,7 +53,7 @@ export class KnexKeyStore implements KeyStore {
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.knex<KeyRow>('api_keys').where({ key_hash: keyHash }).first();
+    const row = await this.reader<KeyRow>('api_keys').where({ key_hash: keyHash }).first();
     return row ? toRecord(row) : null;
   }
 

@@ -20,8 +20,9 @@ export class KnexProofStore implements ProofStore {
 
   private readonly writer: ProofBatchWriter;
 
-  constructor(db: Pick<Database, 'knex' | 'dialect'>, options: Partial<BatchWriterOptions> = {}) {
-    this.knex = db.knex;
+  constructor(db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>, options: Partial<BatchWriterOptions> = {}) {
+    // Reads use the read connections so they never queue behind a batch of writes.
+    this.knex = db.reader ?? db.knex;
     this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
     // SQLite has one connection and one writer; PostgreSQL overlaps a few commits but leaves
     // most of the pool to reads.

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
+import { benchBatchVerify } from './batch-verify.js';
+import { startChildServer } from './child-server.js';
+import { benchFleetOverview } from './fleet-overview.js';
+import { load, type LoadFigures } from './http-load.js';
+import { createApiKey, fundWallet } from './provision.js';
+
+/**
+ * `npm run bench`: submission throughput and latency of POST /v1/proofs on SQLite and
+ * PostgreSQL against the ceiling of this machine (a bare node:http server that only parses and
+ * verifies), batch verification against raw Ed25519, and the fleet overview at 5,000 devices.
+ * Servers run in their own process; autocannon drives them from this one.
+ */
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_BENCH_DB = 'proof_registry_bench';
+
+function makeBodies(count: number, salt: number): string[] {
+  return Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      envelope: anEnvelope({ taskId: `bench-${salt}-${i}`, robotId: `robot-${i % 64}`, events: twoKilobyteEvents(undefined, salt * 1e6 + i), seed: i % 16 }),
+    }),
+  );
+}
+
+async function freshPostgresDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${PG_BENCH_DB}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${PG_BENCH_DB}`;
+  return url.toString();
+}
+
+interface SubmitFigures {
+  readonly max: LoadFigures;
+  readonly at500: LoadFigures;
+}
+
+async function benchSubmissions(databaseUrl: string, env: Record<string, string>, bodies: { max: string[]; fixed: string[] }): Promise<SubmitFigures> {
+  const { wallet, secretKey } = fundWallet(databaseUrl);
+  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', ...env });
+  try {
+    const { key } = await createApiKey(server.url, wallet, secretKey);
+    const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet };
+    const max = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S });
+    const at500 = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.fixed, connections: CONNECTIONS, durationS: DURATION_S, rate: 500 });
+    return { max, at500 };
+  } finally {
+    await server.stop();
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pct = (a: number, b: number) => `${fmt((100 * a) / b)}%`;
+
+async function main(): Promise<void> {
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, ${CONNECTIONS} connections`);
+  const maxCount = Math.ceil(DURATION_S * 6_000);
+  const bodies = { max: makeBodies(maxCount, 1), fixed: makeBodies(DURATION_S * 520, 2) };
+
+  const ceilingServer = await startChildServer('./servers/ceiling-server.ts');
+  const ceiling = await load({ url: ceilingServer.url, path: '/', headers: {}, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S });
+  await ceilingServer.stop();
+
+  const dir = mkdtempSync(join(tmpdir(), 'registry-bench-'));
+  let sqlite: SubmitFigures;
+  try {
+    sqlite = await benchSubmissions(`sqlite:${join(dir, 'registry.sqlite')}`, { DATA_DIR: dir }, bodies);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const postgres = await benchSubmissions(await freshPostgresDatabase(), { JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' }, bodies);
+
+  const batch = await benchBatchVerify();
+  const fleetSqlite = await benchFleetOverview('sqlite');
+  const fleetPostgres = await benchFleetOverview('postgres');
+
+  const row = (name: string, f: LoadFigures, note = '') =>
+    `| ${name} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} | ${note} |`;
+  console.log('\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling |');
+  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  console.log(row('ceiling: bare node:http, parse + verify', ceiling, '100%'));
+  console.log(row('registry on SQLite, max rate', sqlite.max, pct(sqlite.max.requestsPerSec, ceiling.requestsPerSec)));
+  console.log(row('registry on SQLite, 500 req/s', sqlite.at500));
+  console.log(row('registry on PostgreSQL, max rate', postgres.max, pct(postgres.max.requestsPerSec, ceiling.requestsPerSec)));
+  console.log(row('registry on PostgreSQL, 500 req/s', postgres.at500));
+  console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');
+  console.log('| --- | ---: | --- |');
+  console.log(`| raw node:crypto Ed25519 verify, all cores | ${fmt(batch.rawVerifyPerSec)} | 100% |`);
+  console.log(`| inline (one thread) | ${fmt(batch.inlinePerSec)} | ${pct(batch.inlinePerSec, batch.rawVerifyPerSec)} |`);
+  console.log(`| worker pool (all cores) | ${fmt(batch.poolPerSec)} | ${pct(batch.poolPerSec, batch.rawVerifyPerSec)} |`);
+  console.log('\n| GET /v1/fleet, 5,000 devices, 200,000 proofs | p50 ms | p99 ms |');
+  console.log('| --- | ---: | ---: |');
+  for (const [name, f] of [['SQLite', fleetSqlite], ['PostgreSQL', fleetPostgres]] as const) {
+    const o = f.overview;
+    console.log(`| ${name} | ${fmt(o.p50Ms, 1)} | ${fmt(o.p99Ms, 1)} |`);
+  }
+}
+
+await main();
