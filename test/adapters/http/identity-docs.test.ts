@@ -12,11 +12,11 @@ import { startIdentityApp } from '../../support/identity-app.js';
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
 
-/** The client script of docs/identity.md, exactly as a reader would copy it. */
+/** The client script of README.md, exactly as a reader would copy it. */
 async function docsScript(): Promise<string> {
-  const doc = await readFile(path.join(repo, 'docs/identity.md'), 'utf8');
+  const doc = await readFile(path.join(repo, 'README.md'), 'utf8');
   const block = /```js\n(\/\/ sign-in\.mjs[\s\S]*?)```/.exec(doc)?.[1];
-  if (!block) throw new Error('docs/identity.md has no sign-in.mjs block');
+  if (!block) throw new Error('README.md has no sign-in.mjs block');
   return block;
 }
 
