@@ -6,7 +6,6 @@ import { displayName } from '../../../domain/fleet/device.js';
 import type { StatusCounts } from '../../../domain/fleet/device-status.js';
 import type { Group } from '../../../domain/fleet/group.js';
 import type { HealthReport } from '../../../domain/fleet/health-report.js';
-import type { ProofSummary } from '../../../domain/proof/proof-record.js';
 
 /** JSON bodies of the fleet and stats routes (shapes: codecs/fleet.codecs.ts). */
 
@@ -43,21 +42,8 @@ export function deviceBody({ device: d, status }: DeviceView) {
   };
 }
 
-/** Same shape as the proof list's items (proof-routes.ts). */
-export function proofSummaryBody(s: ProofSummary) {
-  return {
-    proof_id: s.proofId,
-    task_id: s.taskId,
-    robot_id: s.robotId,
-    run_id: s.runId,
-    created_at: s.createdAt,
-    received_at: iso(s.receivedAtMs),
-    signer_public_key_b64: s.signerPublicKeyB64,
-    verified: true,
-    topics: s.topics,
-    event_count: s.eventCount,
-  };
-}
+/** Same shape as the proof list's items. */
+export { summaryBody as proofSummaryBody } from './proof-routes.js';
 
 export function groupSummaryBody(g: Group & { deviceCount: number }) {
   return { group_id: g.groupId, name: g.name, description: g.description, device_count: g.deviceCount, created_at: iso(g.createdAtMs) };

@@ -189,7 +189,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function summaryBody(s: ProofSummary) {
+/** A proof as lists show it (also the recent proofs of a device). */
+export function summaryBody(s: ProofSummary) {
   return {
     proof_id: s.proofId,
     task_id: s.taskId,
