@@ -118,3 +118,9 @@ test('deeply nested JSON is refused as a limit, not a crash', async (t) => {
   t.false(res.body.valid);
   t.regex(res.body.reason, /nested/);
 });
+
+test('a JSON body of the wrong kind is 422 saying what it must be', async (t) => {
+  const res = await registry.call(WALLET_A, 'POST', '/v1/proofs/search', '[1]');
+  t.is(res.status, 422);
+  t.is(res.body.detail, 'request body must be an object (got an array)');
+});
