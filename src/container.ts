@@ -14,7 +14,7 @@ import { SearchProofs } from './application/proofs/search-proofs.js';
 import { SubmitProof } from './application/proofs/submit-proof.js';
 import { VerifyBatch } from './application/proofs/verify-batch.js';
 import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
-import { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
+import { selectEd25519 } from './adapters/crypto/select-ed25519.js';
 import { createHttpApp } from './adapters/http/app.js';
 import { HttpMetrics } from './adapters/http/http-metrics.js';
 import { MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
@@ -98,7 +98,7 @@ export function buildContainer(r: Resources): Container {
   c.bind<Authenticator>(TOKENS.Authenticator).toConstantValue(r.authenticator);
   c.bind<HttpMetrics>(TOKENS.Metrics).toConstantValue(r.overrides?.metrics ?? new HttpMetrics());
   c.bind<ProofProtocol>(TOKENS.Protocol).toDynamicValue((ctx) => {
-    const ed25519 = new NodeEd25519();
+    const ed25519 = selectEd25519();
     const { maxDepth, maxEvents, maxBatch } = r.config;
     return new MeasuredProofProtocol(new ProofProtocol(r.blake3, ed25519, ed25519, { maxDepth, maxEvents, maxBatch }), ctx.get(TOKENS.Metrics));
   });

@@ -4,18 +4,20 @@
  */
 import { ProofProtocol } from './application/proof-protocol.js';
 import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
-import { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
-import { TweetnaclEd25519 } from './adapters/crypto/tweetnacl-ed25519.js';
+import { selectEd25519, type Ed25519Choice } from './adapters/crypto/select-ed25519.js';
 import { DEFAULT_LIMITS, type ProtocolLimits } from './domain/protocol/limits.js';
 
 export interface ProofProtocolOptions {
-  /** `node` (OpenSSL, fastest; default) or `tweetnacl` (pure JS, runs anywhere). */
-  readonly ed25519?: 'node' | 'tweetnacl';
+  /**
+   * `sodium` (libsodium, fastest; the default where sodium-native loads, else `node`), `node`
+   * (node:crypto's OpenSSL) or `tweetnacl` (pure JS, runs anywhere). All accept the same signatures.
+   */
+  readonly ed25519?: Ed25519Choice;
   readonly limits?: Partial<ProtocolLimits>;
 }
 
 export async function createProofProtocol(options: ProofProtocolOptions = {}): Promise<ProofProtocol> {
-  const ed = options.ed25519 === 'tweetnacl' ? new TweetnaclEd25519() : new NodeEd25519();
+  const ed = selectEd25519(options.ed25519);
   return new ProofProtocol(await HashWasmBlake3.create(), ed, ed, { ...DEFAULT_LIMITS, ...options.limits });
 }
 
@@ -24,6 +26,8 @@ export { decodeEnvelope, toReport, verifyUnknown, type CheckStatus, type Verific
 export { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
 export { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
 export { TweetnaclEd25519 } from './adapters/crypto/tweetnacl-ed25519.js';
+export { SodiumEd25519 } from './adapters/crypto/sodium-ed25519.js';
+export { selectEd25519, type Ed25519Choice } from './adapters/crypto/select-ed25519.js';
 export * from './domain/protocol/envelope.js';
 export type { Blake3, Signer, SignatureVerifier } from './domain/protocol/crypto.js';
 export { createEnvelope, type EnvelopeInput } from './domain/protocol/create-envelope.js';

@@ -1,16 +1,20 @@
 import { ProofProtocol } from '../../src/application/proof-protocol.js';
 import { HashWasmBlake3 } from '../../src/adapters/crypto/hash-wasm-blake3.js';
 import { NodeEd25519 } from '../../src/adapters/crypto/node-ed25519.js';
+import { SodiumEd25519 } from '../../src/adapters/crypto/sodium-ed25519.js';
 import { TweetnaclEd25519 } from '../../src/adapters/crypto/tweetnacl-ed25519.js';
 
 const blake3 = await HashWasmBlake3.create();
 const node = new NodeEd25519();
 const nacl = new TweetnaclEd25519();
+const sodium = SodiumEd25519.load();
+if (sodium === null) throw new Error('sodium-native must load where the tests run');
 
-/** One protocol per signature adapter, so protocol tests run through both. */
+/** One protocol per signature adapter, so protocol tests run through each. */
 export const protocols = {
   'node:crypto': new ProofProtocol(blake3, node, node),
   tweetnacl: new ProofProtocol(blake3, nacl, nacl),
+  libsodium: new ProofProtocol(blake3, sodium, sodium),
 } as const;
 
 export const protocol = protocols['node:crypto'];

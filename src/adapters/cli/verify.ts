@@ -12,14 +12,15 @@ import {
   type Command,
 } from './command.js';
 
-const USAGE = `Usage: proof-registry verify [--json] [--ed25519 node|tweetnacl] <envelope.json|->
+const USAGE = `Usage: proof-registry verify [--json] [--ed25519 sodium|node|tweetnacl] <envelope.json|->
 
 Verifies a proof envelope (protocol v1), bare or wrapped as {"envelope": ...}.
 Exit code: 0 valid, 1 invalid, 2 usage or input error (missing file, not JSON).
 
 Options:
   --json               print the verification report as JSON
-  --ed25519 <adapter>  node (OpenSSL, default) or tweetnacl (pure JavaScript)
+  --ed25519 <adapter>  sodium (libsodium, default), node (OpenSSL) or tweetnacl
+                       (pure JavaScript); all three accept the same signatures
   -h, --help           show this help
 `;
 
@@ -37,13 +38,13 @@ export const verifyCommand: Command = {
       io.stdout.write(USAGE);
       return EXIT_OK;
     }
-    const ed25519 = values.ed25519 ?? 'node';
-    if (ed25519 !== 'node' && ed25519 !== 'tweetnacl') {
-      throw new CliError(`--ed25519 must be "node" or "tweetnacl" (got ${JSON.stringify(ed25519)})`);
+    const ed25519 = values.ed25519;
+    if (ed25519 !== undefined && ed25519 !== 'sodium' && ed25519 !== 'node' && ed25519 !== 'tweetnacl') {
+      throw new CliError(`--ed25519 must be "sodium", "node" or "tweetnacl" (got ${JSON.stringify(ed25519)})`);
     }
     const source = await readSource(positionals[0]!, io);
     const json = parseJson(source.text, source.name);
-    const protocol = await createProofProtocol({ ed25519 });
+    const protocol = await createProofProtocol(ed25519 === undefined ? {} : { ed25519 });
     const report = protocol.verify(unwrap(json));
     io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     return report.valid ? EXIT_OK : EXIT_INVALID;

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { NodeEd25519 } from '../../../src/adapters/crypto/node-ed25519.js';
+import { SodiumEd25519 } from '../../../src/adapters/crypto/sodium-ed25519.js';
 import { TweetnaclEd25519 } from '../../../src/adapters/crypto/tweetnacl-ed25519.js';
 import { hexToBytes } from '../../../src/domain/protocol/encoding.js';
 import { readJsonFixture } from '../../support/fixtures.js';
@@ -10,7 +11,10 @@ interface Wycheproof {
 const suite = readJsonFixture<Wycheproof>('ed25519/wycheproof_ed25519_test.json');
 const cases = suite.testGroups.flatMap((g) => g.tests.map((c) => ({ ...c, pk: g.publicKey.pk })));
 
-for (const [name, adapter] of [['node:crypto', new NodeEd25519()], ['tweetnacl', new TweetnaclEd25519()]] as const) {
+const sodium = SodiumEd25519.load();
+if (sodium === null) throw new Error('sodium-native must load where the tests run');
+
+for (const [name, adapter] of [['node:crypto', new NodeEd25519()], ['tweetnacl', new TweetnaclEd25519()], ['libsodium', sodium]] as const) {
   test(`${name}: every Wycheproof Ed25519 case gets its expected result`, (t) => {
     t.true(cases.length > 100);
     for (const c of cases) {

@@ -9,7 +9,7 @@ import type { ProofFailureTag } from '../../../src/domain/protocol/failures.js';
 import { protocols } from '../../support/protocol.js';
 
 const NUM_RUNS = 200;
-const { 'node:crypto': node, tweetnacl } = protocols;
+const { 'node:crypto': node, tweetnacl, libsodium } = protocols;
 
 // ---- Arbitraries -------------------------------------------------------------------------
 
@@ -59,11 +59,11 @@ const overTheWire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 // ---- (a) whatever is signed verifies ---------------------------------------------------
 
-test('any signed telemetry verifies with both Ed25519 adapters', (t) => {
+test('any signed telemetry verifies with every Ed25519 adapter', (t) => {
   fc.assert(
     fc.property(envelopeInput(0), seed, (input, key) => {
       const envelope = node.create(input, key);
-      for (const [protocol, received] of [[node, envelope], [node, overTheWire(envelope)], [tweetnacl, overTheWire(envelope)]] as const) {
+      for (const [protocol, received] of [[node, envelope], [node, overTheWire(envelope)], [tweetnacl, overTheWire(envelope)], [libsodium, overTheWire(envelope)]] as const) {
         const report = protocol.verify(received);
         assert.equal(report.reason, null);
         assert.equal(report.proof_id, envelope.payload.payload_hash);
@@ -75,11 +75,13 @@ test('any signed telemetry verifies with both Ed25519 adapters', (t) => {
 });
 
 // tweetnacl signs about 50× slower than node:crypto, hence fewer runs.
-test('both Ed25519 adapters sign any input to the very same envelope', (t) => {
+test('every Ed25519 adapter signs any input to the very same envelope', (t) => {
   fc.assert(
     fc.property(envelopeInput(0), seed, (input, key) => {
       // Ed25519 signatures are deterministic (RFC 8032), so the envelopes must be identical.
-      assert.deepEqual(tweetnacl.create(input, key), node.create(input, key));
+      const expected = node.create(input, key);
+      assert.deepEqual(tweetnacl.create(input, key), expected);
+      assert.deepEqual(libsodium.create(input, key), expected);
     }),
     { numRuns: NUM_RUNS / 4 },
   );
@@ -227,7 +229,7 @@ test('any single change to a signed envelope fails with the check it breaks', (t
       fc.pre(!c.otherSeed.every((b, i) => b === key[i]));
       const wire = overTheWire(node.create(input, key)) as unknown as Wire;
       mutation.apply(wire, c);
-      for (const protocol of [node, tweetnacl]) {
+      for (const protocol of [node, tweetnacl, libsodium]) {
         const report = protocol.verify(wire);
         assert.equal(report.valid, false, mutation.name);
         assert.equal(report.code, mutation.expect, `${mutation.name}: ${report.reason ?? ''}`);
