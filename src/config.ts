@@ -12,6 +12,8 @@ export interface Config {
   readonly balanceCacheTtlS: number;
   /** How long a wallet that passed the gate stays admitted while the balance source is down. */
   readonly balanceGraceS: number;
+  /** How long an API key that authenticated is served from memory (0: looked up every time). */
+  readonly apiKeyCacheTtlS: number;
   readonly solanaRpcTimeoutMs: number;
   readonly jwtSecret: string | null;
   readonly jwtTtlS: number;
@@ -26,6 +28,8 @@ export interface Config {
   readonly maxDepth: number;
   readonly maxBatch: number;
   readonly verifyWorkers: number;
+  /** Proof write transactions on a writer thread with its own connection (SQLite file, PostgreSQL). */
+  readonly writerThread: boolean;
   readonly trustProxy: boolean;
   readonly dataDir: string;
   readonly deviceOnlineWindowS: number;
@@ -94,6 +98,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   const jwtSecret = opt('JWT_SECRET');
   if (jwtSecret !== null && jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const trust = str('TRUST_PROXY', 'false');
+  const bool = (name: string, fallback: boolean) => {
+    const raw = str(name, String(fallback)).toLowerCase();
+    if (['true', '1', 'on', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'off', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
   if (!['true', 'false', '1', '0'].includes(trust)) problems.push(`TRUST_PROXY must be true or false (got "${trust}")`);
 
   const config: Config = {
@@ -105,6 +116,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     accessMinBalance: num('ACCESS_MIN_BALANCE', 50_000, 0),
     balanceCacheTtlS: int('BALANCE_CACHE_TTL_S', 60, 0, 86_400),
     balanceGraceS: int('BALANCE_GRACE_S', 600, 0, 86_400),
+    apiKeyCacheTtlS: int('API_KEY_CACHE_TTL_S', 5, 0, 3_600),
     solanaRpcTimeoutMs: int('SOLANA_RPC_TIMEOUT_MS', 5_000, 100, 60_000),
     jwtSecret,
     jwtTtlS: int('JWT_TTL_S', 3600, 60, 30 * 86_400),
@@ -119,6 +131,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxDepth: int('MAX_JSON_DEPTH', 32, 4, 256),
     maxBatch: int('MAX_BATCH', 1_000, 1, 100_000),
     verifyWorkers: int('VERIFY_WORKERS', 0, 0, 64),
+    writerThread: bool('WRITER_THREAD', true),
     trustProxy: trust === 'true' || trust === '1',
     dataDir: str('DATA_DIR', './data'),
     deviceOnlineWindowS: int('DEVICE_ONLINE_WINDOW_S', 300, 1, 30 * 86_400),

@@ -27,6 +27,8 @@ import { migrateLatest } from './adapters/sql/migrate.js';
 import { listen } from './adapters/http/http-server.js';
 import { WorkerPoolBatchVerifier } from './adapters/workers/worker-pool-batch-verifier.js';
 import { KnexProofStore } from './adapters/sql/knex-proof-store.js';
+import type { RowWriter } from './adapters/sql/proof-batch-writer.js';
+import { WorkerRowWriter } from './adapters/sql/worker-row-writer.js';
 import { SystemClock } from './adapters/system-clock.js';
 import type { Config } from './config.js';
 import { KeyStoreUsageTotals } from './application/fleet/key-store-usage-totals.js';
@@ -85,6 +87,8 @@ export interface Resources {
   };
   /** API-key usage for the wallet statistics; by default summed from the key table. */
   readonly keyUsage?: KeyUsageTotals;
+  /** Where proof write transactions run; by default on `database.knex`. */
+  readonly proofRows?: RowWriter;
 }
 
 /** The one composition root: binds every port to its adapter. */
@@ -102,7 +106,7 @@ export function buildContainer(r: Resources): Container {
     const { maxDepth, maxEvents, maxBatch } = r.config;
     return new MeasuredProofProtocol(new ProofProtocol(r.blake3, ed25519, ed25519, { maxDepth, maxEvents, maxBatch }), ctx.get(TOKENS.Metrics));
   });
-  c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue(() => r.overrides?.proofStore ?? new KnexProofStore(r.database));
+  c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue(() => r.overrides?.proofStore ?? new KnexProofStore(r.database, r.proofRows ? { rows: r.proofRows } : {}));
   c.bind<FleetStore>(TOKENS.FleetStore).toDynamicValue(() => r.overrides?.fleetStore ?? new KnexFleetStore(r.database));
   c.bind<ProofActivityReader>(TOKENS.ProofActivity).toDynamicValue(() => r.overrides?.proofActivity ?? new KnexProofActivity(r.database));
   c.bind<KeyUsageTotals>(TOKENS.KeyUsageTotals).toDynamicValue(() => r.keyUsage ?? new KeyStoreUsageTotals(new KnexKeyStore(r.database)));
@@ -203,6 +207,8 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       options.batchVerifier ??
       (await WorkerPoolBatchVerifier.create({ ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}), protocol: { limits } }));
     if (batchVerifier !== options.batchVerifier && batchVerifier.close) opened.push(() => batchVerifier.close!());
+    const proofRows = await startRowWriter(config, database);
+    if (proofRows) opened.push(() => proofRows.close());
     const clock = options.overrides?.clock ?? new SystemClock();
     const metrics = options.overrides?.metrics ?? new HttpMetrics();
     const identity = await options.identity(database, clock, metrics);
@@ -219,6 +225,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       ...(identity.routes ? { extraRoutes: identity.routes } : {}),
       ...(identity.onAuthenticatedResponse ? { onAuthenticatedResponse: identity.onAuthenticatedResponse } : {}),
       ...(identity.keyUsage ? { keyUsage: identity.keyUsage } : {}),
+      ...(proofRows ? { proofRows } : {}),
       overrides: { ...options.overrides, clock, metrics },
     });
     const server = await listen(container.get<Koa>(TOKENS.HttpApp), config.port, config.host);
@@ -235,4 +242,12 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     await closeAll();
     throw err;
   }
+}
+
+/**
+ * The proof writer thread (WRITER_THREAD, on by default) for databases a second connection can
+ * reach: an SQLite file or PostgreSQL. `sqlite::memory:` lives in this connection only.
+ */
+async function startRowWriter(config: Config, database: Database): Promise<WorkerRowWriter | null> {
+  return config.writerThread ? WorkerRowWriter.forDatabase(database) : null;
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { CreateApiKey } from '../application/identity/create-api-key.js';
 import { DeleteApiKey } from '../application/identity/delete-api-key.js';
+import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
 import { ListApiKeys } from '../application/identity/list-api-keys.js';
 import { BalanceCache } from '../application/identity/balance-cache.js';
 import { CheckAccess } from '../application/identity/check-access.js';
@@ -75,7 +76,7 @@ export async function createIdentity(
 ): Promise<Identity> {
   const metrics = new PromIdentityMetrics(metricsRegistry);
   const crypto = new NodeIdentityCrypto();
-  const keys = new KnexKeyStore(database);
+  const keys = new KeyLookupCache(new KnexKeyStore(database), clock, { ttlMs: config.apiKeyCacheTtlS * 1000 });
   const nonces = new KnexNonceStore(database);
 
   const source =

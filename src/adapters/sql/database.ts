@@ -15,6 +15,11 @@ export interface Database {
    */
   readonly reader: Knex;
   readonly dialect: Dialect;
+  /**
+   * Where another connection (a writer thread, another process) finds the same data: the
+   * URL it was opened with, or null for `sqlite::memory:`, which only this connection sees.
+   */
+  readonly sharedUrl: string | null;
   /** PostgreSQL schema the connections use (search_path), when one was asked for. */
   readonly schema?: string;
   close(): Promise<void>;
@@ -76,7 +81,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
       afterCreate: (conn: SqliteConnection, done: Done) => conn.exec(pragmas, (err) => done(err, conn)),
     },
   });
-  if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', close: () => knex.destroy() };
+  if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', sharedUrl: null, close: () => knex.destroy() };
   const reader = knexFactory({
     client: 'sqlite3',
     connection: { filename },
@@ -92,6 +97,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
     knex,
     reader,
     dialect: 'sqlite',
+    sharedUrl: `sqlite:${filename}`,
     close: async () => {
       await reader.destroy();
       await knex.destroy();
@@ -130,7 +136,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
       }
     }
   }
-  return { knex, reader: knex, dialect: 'postgres', ...(schema !== undefined && { schema }), close: () => knex.destroy() };
+  return { knex, reader: knex, dialect: 'postgres', sharedUrl: connectionString, ...(schema !== undefined && { schema }), close: () => knex.destroy() };
 }
 
 function pgCode(err: unknown): unknown {

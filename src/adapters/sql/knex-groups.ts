@@ -31,6 +31,7 @@ export class KnexGroups {
 
   async create(wallet: string, draft: NewGroup, maxGroups: number): Promise<E.Either<GroupNameTaken | GroupLimitReached, Group>> {
     return this.knex.transaction(async (trx) => {
+      await this.takeSqliteWriteLock(trx);
       // Serializes creates per wallet, so two racing creates cannot both pass the limit.
       if (this.postgres) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`proof-registry:groups:${wallet}`]);
       const taken = await trx('device_groups').select('group_id').where({ wallet, name: draft.name }).first();
@@ -81,6 +82,7 @@ export class KnexGroups {
 
   async change(wallet: string, groupId: string, deviceIds: readonly string[], kind: 'assign' | 'unassign'): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
     return this.knex.transaction(async (trx) => {
+      await this.takeSqliteWriteLock(trx);
       if (!(await this.lockGroup(trx, wallet, groupId))) return E.left<GroupNotFound>({ _tag: 'GroupNotFound', groupId });
       const known = this.lockable(trx('devices').select('device_id').where('wallet', wallet).whereIn('device_id', deviceIds).orderBy('device_id'));
       const found = new Set(((await known) as Array<{ device_id: string }>).map((r) => r.device_id));
@@ -98,12 +100,23 @@ export class KnexGroups {
 
   async delete(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null> {
     return this.knex.transaction(async (trx) => {
+      await this.takeSqliteWriteLock(trx);
       if (!(await this.lockGroup(trx, wallet, groupId))) return null;
       await this.lockable(trx('devices').select('device_id').where({ wallet, group_id: groupId }).orderBy('device_id'));
       const unassigned = await trx('devices').where({ wallet, group_id: groupId }).update({ group_id: null });
       await trx('device_groups').where({ wallet, group_id: groupId }).del();
       return { unassigned };
     });
+  }
+
+  /**
+   * These transactions read, then write. On SQLite a transaction that has read cannot start
+   * writing once another connection (the proof writer thread, a CLI) has committed since: it
+   * fails with SQLITE_BUSY at once, without waiting. A write first — one that changes nothing —
+   * takes the write lock up front, waiting for it like any other write (busy_timeout).
+   */
+  private async takeSqliteWriteLock(trx: Knex.Transaction): Promise<void> {
+    if (!this.postgres) await trx.raw('update device_groups set name = name where 0');
   }
 
   private async lockGroup(trx: Knex.Transaction, wallet: string, groupId: string): Promise<boolean> {

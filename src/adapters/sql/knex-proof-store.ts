@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
-import { ProofBatchWriter, type BatchWriterOptions } from './proof-batch-writer.js';
+import { InlineRowWriter, ProofBatchWriter, type BatchWriterOptions, type RowWriter } from './proof-batch-writer.js';
 import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
 
 /**
@@ -20,13 +20,20 @@ export class KnexProofStore implements ProofStore {
 
   private readonly writer: ProofBatchWriter;
 
-  constructor(db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>, options: Partial<BatchWriterOptions> = {}) {
+  /**
+   * `options.rows` runs the write transactions elsewhere (a writer thread, see
+   * worker-row-writer.ts); by default they run on `db.knex`.
+   */
+  constructor(
+    db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
+    options: Partial<BatchWriterOptions> & { readonly rows?: RowWriter } = {},
+  ) {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
     this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
     // SQLite has one connection and one writer; PostgreSQL overlaps a few commits but leaves
     // most of the pool to reads.
-    this.writer = new ProofBatchWriter(db.knex, {
+    this.writer = new ProofBatchWriter(options.rows ?? new InlineRowWriter(db.knex), {
       maxBatch: options.maxBatch ?? 200,
       writers: options.writers ?? (db.dialect === 'sqlite' ? 1 : 4),
     });

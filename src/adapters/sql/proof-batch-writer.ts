@@ -4,9 +4,36 @@ import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import { countDeviceProofs } from './device-proof-counts.js';
 import { toRecord, toRow, type NewProofRow, type ProofRow } from './proof-rows.js';
 
-interface Pending {
+/** One proof on its way into the database: its row and its distinct topics. */
+export interface PendingRow {
   readonly row: NewProofRow;
   readonly topics: readonly string[];
+}
+
+/** What became of one pending row: inserted, or a copy was already stored (and here it is). */
+export type RowOutcome = { readonly stored: true } | { readonly stored: false; readonly existing: NewProofRow };
+
+/**
+ * Writes a batch of rows in one transaction, outcomes in batch order. The batch writer does
+ * not care where: on this thread's connection, or on a writer thread's own (see
+ * worker-row-writer.ts), which keeps the round trips of a transaction off a busy event loop.
+ */
+export interface RowWriter {
+  write(batch: readonly PendingRow[]): Promise<RowOutcome[]>;
+  close?(): Promise<void>;
+}
+
+/** Runs each batch as a transaction on the given connection(s). */
+export class InlineRowWriter implements RowWriter {
+  constructor(private readonly knex: Knex) {}
+
+  write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+    return this.knex.transaction((trx) => insertBatch(trx, batch));
+  }
+}
+
+interface Pending extends PendingRow {
+  readonly record: ProofRecord;
   readonly resolve: (result: AddResult) => void;
   readonly reject: (err: unknown) => void;
 }
@@ -36,13 +63,13 @@ export class ProofBatchWriter {
   private running = 0;
 
   constructor(
-    private readonly knex: Knex,
+    private readonly rows: RowWriter,
     private readonly options: BatchWriterOptions,
   ) {}
 
   add(record: ProofRecord): Promise<AddResult> {
     return new Promise<AddResult>((resolve, reject) => {
-      this.queue.push({ row: toRow(record), topics: [...new Set(record.topics)], resolve, reject });
+      this.queue.push({ record, row: toRow(record), topics: [...new Set(record.topics)], resolve, reject });
       this.pump();
     });
   }
@@ -60,8 +87,14 @@ export class ProofBatchWriter {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
-      const results = await this.knex.transaction((trx) => insertBatch(trx, batch));
-      batch.forEach((p, i) => p.resolve(results[i]!));
+      const outcomes = await this.rows.write(batch.map(({ row, topics }) => ({ row, topics })));
+      if (outcomes.length !== batch.length) throw new Error(`row writer answered ${outcomes.length} outcomes for ${batch.length} rows`);
+      batch.forEach((p, i) => {
+        const outcome = outcomes[i]!;
+        // A new row holds exactly the record it was made from (toRow), so the record is what a
+        // later `get` returns; a duplicate answers with the copy stored first.
+        p.resolve(outcome.stored ? { stored: true, record: p.record } : { stored: false, record: toRecord(outcome.existing) });
+      });
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
       for (const p of batch) await this.write([p]);
@@ -69,12 +102,12 @@ export class ProofBatchWriter {
   }
 }
 
-/** Inserts what is new, reads what already existed; results come back in `batch` order. */
-async function insertBatch(trx: Knex.Transaction, batch: readonly Pending[]): Promise<AddResult[]> {
+/** Inserts what is new, reads what already existed; outcomes come back in `batch` order. */
+export async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[]): Promise<RowOutcome[]> {
   // First copy of each (wallet, proof_id) wins, as it would if the adds ran one by one. Rows go
   // in key order so concurrent PostgreSQL transactions take index locks in the same order and
   // cannot deadlock on each other.
-  const firsts = new Map<string, Pending>();
+  const firsts = new Map<string, PendingRow>();
   for (const p of batch) if (!firsts.has(key(p.row))) firsts.set(key(p.row), p);
   const unique = [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
 
@@ -99,20 +132,18 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly Pending[]): Pr
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
   const missing = unique.filter((p) => !newIds.has(key(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
   const existing: ProofRow[] = missing.length > 0 ? await trx<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing) : [];
-  const stored = new Map(existing.map((r) => [key(r), toRecord(r)]));
+  const stored = new Map<string, NewProofRow>(existing.map(({ id: _id, ...row }) => [key(row), row]));
 
   const claimed = new Set<string>();
-  return batch.map((p) => {
+  return batch.map((p): RowOutcome => {
     const k = key(p.row);
     if (newIds.has(k) && !claimed.has(k)) {
       claimed.add(k);
-      // Built from the row, so the caller sees exactly what a later `get` returns.
-      const record = toRecord(p.row);
-      stored.set(k, record);
-      return { stored: true, record };
+      stored.set(k, p.row);
+      return { stored: true };
     }
-    const record = stored.get(k);
-    if (!record) throw new Error('proof insert was ignored but no stored copy was found');
-    return { stored: false, record };
+    const row = stored.get(k);
+    if (!row) throw new Error('proof insert was ignored but no stored copy was found');
+    return { stored: false, existing: row };
   });
 }

@@ -1,4 +1,5 @@
 import { KnexProofStore, appliedMigrations, migrateLatest, type Database } from '../../../src/adapters/sql/index.js';
+import type { BatchWriterOptions, RowWriter } from '../../../src/adapters/sql/proof-batch-writer.js';
 import type { ProofRecord } from '../../../src/domain/proof/proof-record.js';
 import { migrations } from '../../../migrations/index.js';
 import type { DeclareTest } from '../../support/databases.js';
@@ -7,12 +8,21 @@ import { aProofRecord, WALLET_A } from '../../support/mothers.js';
 /**
  * What the SQL store must do beyond the ProofStore contract, on every dialect: keep the
  * envelope byte for byte, escape LIKE, take concurrent writers, and migrate idempotently.
- * `fresh` returns a migrated, empty database.
+ * `fresh` returns a migrated, empty database; `rowsFor`, where the write transactions run
+ * (a writer thread), by default on the database's own connection.
  */
-export function knexProofStoreChecks(name: string, fresh: () => Promise<Database>, testFn: DeclareTest): void {
+export function knexProofStoreChecks(
+  name: string,
+  fresh: () => Promise<Database>,
+  testFn: DeclareTest,
+  rowsFor?: (db: Database) => Promise<RowWriter>,
+): void {
+  const storeOf = async (db: Database, options: Partial<BatchWriterOptions> = {}) =>
+    new KnexProofStore(db, rowsFor ? { ...options, rows: await rowsFor(db) } : options);
+
   testFn(`${name}: the stored envelope is the JSON as received, byte for byte`, async (t) => {
     const db = await fresh();
-    const store = new KnexProofStore(db);
+    const store = await storeOf(db);
     const base = aProofRecord(WALLET_A, { meta: { note: 'Zürich ✓ 🤖' } });
     // Members the signature does not cover are kept as sent: order, number spelling, unicode.
     const record: ProofRecord = {
@@ -34,7 +44,7 @@ export function knexProofStoreChecks(name: string, fresh: () => Promise<Database
   });
 
   testFn(`${name}: text search matches %, _ and \\ literally`, async (t) => {
-    const store = new KnexProofStore(await fresh());
+    const store = await storeOf(await fresh());
     const odd = aProofRecord(WALLET_A, { taskId: 'a\\b%c_d' });
     const plain = aProofRecord(WALLET_A, { taskId: 'abxcyd' });
     await store.add(odd);
@@ -49,7 +59,7 @@ export function knexProofStoreChecks(name: string, fresh: () => Promise<Database
   });
 
   testFn(`${name}: many concurrent adds of different proofs are all stored, topics included`, async (t) => {
-    const store = new KnexProofStore(await fresh());
+    const store = await storeOf(await fresh());
     const records = Array.from({ length: 60 }, (_, i) =>
       aProofRecord(WALLET_A, { taskId: `load-${i}`, topics: i % 2 ? ['odd'] : ['even', 'x'] }),
     );
@@ -70,7 +80,7 @@ export function knexProofStoreChecks(name: string, fresh: () => Promise<Database
     // Default writers (on PostgreSQL: transactions racing each other) and a single writer
     // (one batch, where arrival order decides and the outcome is exact).
     for (const [i, options] of [{}, { writers: 1 }].entries()) {
-      const store = new KnexProofStore(db, options);
+      const store = await storeOf(db, options);
       const old = aProofRecord(WALLET_A, { taskId: `old-${i}` }, 1);
       const young = aProofRecord(WALLET_A, { taskId: `new-${i}` }, 2);
       await store.add(old);
@@ -90,7 +100,7 @@ export function knexProofStoreChecks(name: string, fresh: () => Promise<Database
 
   testFn(`${name}: a record the database rejects fails alone, not the adds around it`, async (t) => {
     // One writer, so the second and third adds share a transaction that the bad record breaks.
-    const store = new KnexProofStore(await fresh(), { writers: 1 });
+    const store = await storeOf(await fresh(), { writers: 1 });
     const good = [aProofRecord(WALLET_A, { taskId: 'g1' }), aProofRecord(WALLET_A, { taskId: 'g2' })];
     // task_id is NOT NULL: the insert of this one fails inside whatever batch it lands in.
     const bad = { ...aProofRecord(WALLET_A, { taskId: 'bad' }), taskId: null as unknown as string };
@@ -104,7 +114,7 @@ export function knexProofStoreChecks(name: string, fresh: () => Promise<Database
 
   testFn(`${name}: migrating an up-to-date database again is a no-op`, async (t) => {
     const db = await fresh();
-    const store = new KnexProofStore(db);
+    const store = await storeOf(db);
     const record = aProofRecord(WALLET_A);
     await store.add(record);
     t.deepEqual(await appliedMigrations(db), migrations.map((m) => m.name));

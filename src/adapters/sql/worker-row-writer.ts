@@ -1,0 +1,114 @@
+import type { Worker } from 'node:worker_threads';
+import { siblingScript, spawnWorker } from '../workers/spawn-worker.js';
+import type { Database } from './database.js';
+import type { PendingRow, RowOutcome, RowWriter } from './proof-batch-writer.js';
+import { fromWireError, type RowWriterConfig, type RowWriterReply } from './row-writer-messages.js';
+
+/** Proof transactions in flight at once on PostgreSQL: KnexProofStore's default writers. */
+const POSTGRES_WRITERS = 4;
+
+interface InFlight {
+  readonly resolve: (outcomes: RowOutcome[]) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/**
+ * Runs the proof write transactions on a writer thread with its own connection(s) (see
+ * row-writer-worker.ts): one message per batch each way instead of five database round trips
+ * on the HTTP event loop, and the query building and driver work move to the other core.
+ *
+ * A batch whose thread dies is rejected (the batch writer then retries its proofs one by one,
+ * on a new thread). On SQLite the thread's connection is a second writer beside the main one;
+ * SQLite serializes them with its write lock and `busy_timeout`, and transactions of ours that
+ * read before they write take the lock first (see knex-groups.ts).
+ */
+export class WorkerRowWriter implements RowWriter {
+  private worker: Promise<Worker> | null = null;
+  private readonly inFlight = new Map<number, InFlight>();
+  private nextId = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly config: RowWriterConfig,
+    private readonly script: URL,
+  ) {}
+
+  /** Starts the thread and waits until it has opened the database; throws if it cannot. */
+  static async start(config: RowWriterConfig, script = siblingScript(import.meta.url, 'row-writer-worker')): Promise<WorkerRowWriter> {
+    const writer = new WorkerRowWriter(config, script);
+    await writer.thread();
+    return writer;
+  }
+
+  async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+    if (this.closed) throw new Error('the row writer is closed');
+    const worker = await this.thread();
+    const id = this.nextId++;
+    return new Promise<RowOutcome[]>((resolve, reject) => {
+      this.inFlight.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, batch });
+    });
+  }
+
+  /**
+   * A writer thread for `db`'s data, with as many connections as KnexProofStore runs
+   * transactions at once; null for `sqlite::memory:`, which no other connection can reach.
+   */
+  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>): Promise<WorkerRowWriter | null> {
+    if (db.sharedUrl === null) return null;
+    return WorkerRowWriter.start({
+      databaseUrl: db.sharedUrl,
+      connections: db.dialect === 'sqlite' ? 1 : POSTGRES_WRITERS,
+      ...(db.schema !== undefined ? { schema: db.schema } : {}),
+    });
+  }
+
+  /** Lets batches in flight finish, then closes the thread's connections and the thread. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker && (await this.worker.catch(() => null));
+    if (!worker) return;
+    while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    worker.ref();
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage('close');
+    await exited;
+  }
+
+  private thread(): Promise<Worker> {
+    this.worker ??= this.spawn();
+    return this.worker;
+  }
+
+  private spawn(): Promise<Worker> {
+    const worker = spawnWorker(this.script, this.config);
+    return new Promise<Worker>((resolve, reject) => {
+      worker.on('message', (reply: RowWriterReply) => {
+        if (reply.type === 'ready') {
+          worker.unref();
+          resolve(worker);
+        } else if (reply.type === 'open-failed') {
+          reject(fromWireError(reply.error));
+          void worker.terminate();
+        } else {
+          const job = this.inFlight.get(reply.id);
+          if (!job) return;
+          this.inFlight.delete(reply.id);
+          if (reply.type === 'done') job.resolve(reply.outcomes);
+          else job.reject(fromWireError(reply.error));
+          // An idle writer thread must not keep the process alive.
+          if (this.inFlight.size === 0) worker.unref();
+        }
+      });
+      worker.on('error', () => undefined); // 'exit' follows and settles everything
+      worker.on('exit', (code) => {
+        reject(new Error(`the row writer thread exited with code ${code} before it was ready`));
+        this.worker = null;
+        const lost = [...this.inFlight.values()];
+        this.inFlight.clear();
+        for (const job of lost) job.reject(new Error(`the row writer thread exited with code ${code}`));
+      });
+    });
+  }
+}

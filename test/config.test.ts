@@ -1,0 +1,22 @@
+import test from 'ava';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+test('defaults: writer thread on, API keys kept in memory for 5 s', (t) => {
+  const config = loadConfig({});
+  t.true(config.writerThread);
+  t.is(config.apiKeyCacheTtlS, 5);
+});
+
+test('WRITER_THREAD takes the usual spellings of true and false', (t) => {
+  for (const on of ['true', '1', 'on', 'yes', 'TRUE']) t.true(loadConfig({ WRITER_THREAD: on }).writerThread, on);
+  for (const off of ['false', '0', 'off', 'no', 'False']) t.false(loadConfig({ WRITER_THREAD: off }).writerThread, off);
+});
+
+test('a bad WRITER_THREAD or API_KEY_CACHE_TTL_S stops the start with a message naming it', (t) => {
+  const error = t.throws(() => loadConfig({ WRITER_THREAD: 'maybe', API_KEY_CACHE_TTL_S: '-1' }), { instanceOf: ConfigError });
+  t.deepEqual(error?.problems, ['API_KEY_CACHE_TTL_S must be an integer from 0 to 3600 (got "-1")', 'WRITER_THREAD must be true or false (got "maybe")']);
+});
+
+test('API_KEY_CACHE_TTL_S of 0 turns the key cache off', (t) => {
+  t.is(loadConfig({ API_KEY_CACHE_TTL_S: '0' }).apiKeyCacheTtlS, 0);
+});
