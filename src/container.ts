@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Authenticator, Principal } from './application/ports/authenticator.js';
 import type { BatchVerifier } from './application/ports/batch-verifier.js';
+import type { ProofChecker } from './application/ports/proof-checker.js';
 import type { Clock } from './application/ports/clock.js';
 import type { ProofStore } from './application/ports/proof-store.js';
 import type { RateLimiter } from './application/ports/rate-limiter.js';
@@ -17,7 +18,7 @@ import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
 import { selectEd25519 } from './adapters/crypto/select-ed25519.js';
 import { createHttpApp } from './adapters/http/app.js';
 import { HttpMetrics } from './adapters/http/http-metrics.js';
-import { MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
+import { MeasuredProofChecker, MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
 import { openApiDocument } from './adapters/http/openapi/openapi-document.js';
 import type { AnyRoute } from './adapters/http/route.js';
 import { opsRoutes } from './adapters/http/routes/ops-routes.js';
@@ -111,7 +112,13 @@ export function buildContainer(r: Resources): Container {
   c.bind<ProofActivityReader>(TOKENS.ProofActivity).toDynamicValue(() => r.overrides?.proofActivity ?? new KnexProofActivity(r.database));
   c.bind<KeyUsageTotals>(TOKENS.KeyUsageTotals).toDynamicValue(() => r.keyUsage ?? new KeyStoreUsageTotals(new KnexKeyStore(r.database)));
 
-  c.bind(TOKENS.SubmitProof).toDynamicValue((ctx) => new SubmitProof(ctx.get(TOKENS.Protocol), ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Clock)));
+  c.bind(TOKENS.SubmitProof).toDynamicValue((ctx) => {
+    // Submissions are checked on the verify workers when there are some, off the event loop.
+    const protocol = ctx.get<ProofProtocol>(TOKENS.Protocol);
+    const pool = r.batchVerifier as Partial<ProofChecker>;
+    const checker = typeof pool.check === 'function' ? new MeasuredProofChecker(pool as ProofChecker, ctx.get(TOKENS.Metrics)) : protocol.checker;
+    return new SubmitProof(checker, ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Clock));
+  });
   c.bind(TOKENS.GetProof).toDynamicValue((ctx) => new GetProof(ctx.get(TOKENS.ProofStore)));
   c.bind(TOKENS.SearchProofs).toDynamicValue((ctx) => new SearchProofs(ctx.get(TOKENS.ProofStore)));
   c.bind(TOKENS.VerifyBatch).toDynamicValue((ctx) => new VerifyBatch(ctx.get(TOKENS.BatchVerifier)));

@@ -4,6 +4,7 @@ import type { Blake3, Signer, SignatureVerifier } from '../domain/protocol/crypt
 import { createEnvelope, type EnvelopeInput } from '../domain/protocol/create-envelope.js';
 import type { ProofEnvelope } from '../domain/protocol/envelope.js';
 import type { ProofFailure } from '../domain/protocol/failures.js';
+import type { ProofChecker } from './ports/proof-checker.js';
 import { DEFAULT_LIMITS, type ProtocolLimits } from '../domain/protocol/limits.js';
 import type { VerifiedProof } from '../domain/protocol/verify-envelope.js';
 import { toReport, verifyUnknown, type VerificationReport } from './verify-proof.js';
@@ -24,6 +25,9 @@ export class ProofProtocol {
   verify(raw: unknown): VerificationReport {
     return toReport(this.check(raw));
   }
+
+  /** As a ProofChecker port, on the calling thread. */
+  readonly checker: ProofChecker = { check: async (raw) => this.check(raw) };
 
   /** Like `verify`, with the tagged failure or the verified proof for programs. */
   check(raw: unknown): E.Either<ProofFailure, VerifiedProof> {

@@ -84,7 +84,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
   const routes = [
     ...identity.routes,
     ...proofRoutes({
-      submit: new SubmitProof(protocol, store, clock),
+      submit: new SubmitProof(protocol.checker, store, clock),
       get: new GetProof(store),
       search: new SearchProofs(store),
       verifyBatch: new VerifyBatch(new InlineBatchVerifier(protocol)),

@@ -2,6 +2,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ProofProtocol } from '../../application/proof-protocol.js';
 import type { BatchVerifier } from '../../application/ports/batch-verifier.js';
 import { toReport, type VerificationReport } from '../../application/verify-proof.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
+import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
+import type { CheckOutcome } from '../workers/worker-messages.js';
 
 /**
  * The report for a value that could not even be read: a getter that throws, a Proxy, a value
@@ -19,6 +22,20 @@ export function verifySafely(protocol: ProofProtocol, raw: unknown): Verificatio
   } catch (error) {
     return unreadableReport(error);
   }
+}
+
+/** The check outcome a worker sends back for a submission (see worker-messages.ts). */
+export function checkSafely(protocol: ProofProtocol, raw: unknown): CheckOutcome {
+  let result: E.Either<ProofFailure, VerifiedProof>;
+  try {
+    result = protocol.check(raw);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    result = E.left({ _tag: 'MalformedEnvelope', path: 'envelope', problem: `could not be read (${why})` });
+  }
+  return E.isRight(result)
+    ? { ok: true, proofId: result.right.proofId, createdAtMs: result.right.createdAtMs }
+    : { ok: false, failure: result.left };
 }
 
 /**

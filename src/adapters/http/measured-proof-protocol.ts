@@ -1,5 +1,6 @@
 import type * as E from 'fp-ts/lib/Either.js';
 import { ProofProtocol } from '../../application/proof-protocol.js';
+import type { ProofChecker } from '../../application/ports/proof-checker.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import type { HttpMetrics } from './http-metrics.js';
@@ -14,6 +15,23 @@ export class MeasuredProofProtocol extends ProofProtocol {
     const started = process.hrtime.bigint();
     try {
       return super.check(raw);
+    } finally {
+      this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+}
+
+/** A checker elsewhere (the verify workers), timed the same way: from handing over to answer. */
+export class MeasuredProofChecker implements ProofChecker {
+  constructor(
+    private readonly inner: ProofChecker,
+    private readonly metrics: HttpMetrics,
+  ) {}
+
+  async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
+    const started = process.hrtime.bigint();
+    try {
+      return await this.inner.check(raw);
     } finally {
       this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     }

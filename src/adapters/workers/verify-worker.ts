@@ -1,12 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createProofProtocol } from '../../index.js';
-import { verifySafely } from '../crypto/inline-batch-verifier.js';
+import { checkSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
 import type { ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
 
 /**
  * One verify worker of the pool: builds its own protocol (its own BLAKE3 WASM instance and
  * KeyObject cache: neither can be shared across threads) and answers each chunk with one
- * report per envelope, in order. It never answers with less: a chunk it cannot read at all
+ * report (or, for submissions, one check outcome) per envelope, in order. It never answers with less: a chunk it cannot read at all
  * is sent back as failed, and the pool verifies it inline.
  */
 const port = parentPort;
@@ -19,7 +19,8 @@ port.on('message', (request: ChunkRequest) => {
   let reply: WorkerReply;
   try {
     const envelopes = 'json' in request ? (JSON.parse(request.json) as unknown[]) : request.envelopes;
-    reply = { type: 'done', id: request.id, reports: envelopes.map((raw) => verifySafely(protocol, raw)) };
+    const results = request.mode === 'check' ? envelopes.map((raw) => checkSafely(protocol, raw)) : envelopes.map((raw) => verifySafely(protocol, raw));
+    reply = { type: 'done', id: request.id, results };
   } catch (error) {
     reply = { type: 'failed', id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

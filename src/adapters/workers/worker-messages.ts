@@ -1,4 +1,5 @@
 import type { VerificationReport } from '../../application/verify-proof.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { ProofProtocolOptions } from '../../index.js';
 
 /** What the pool hands each worker at start: the same protocol options as its inline path. */
@@ -13,12 +14,21 @@ export interface VerifyWorkerConfig {
  * the ~180 µs a worker spends verifying one, the two transports measured the same end to end
  * within noise; clone is exact for non-JSON values (Dates, undefined), JSON is cheaper.
  */
-export type ChunkRequest =
+export type ChunkRequest = (
   | { readonly id: number; readonly json: string }
-  | { readonly id: number; readonly envelopes: readonly unknown[] };
+  | { readonly id: number; readonly envelopes: readonly unknown[] }
+) & {
+  /** `report` (default): a VerificationReport each, for batch verify. `check`: a CheckOutcome each, for submissions. */
+  readonly mode?: 'report' | 'check';
+};
+
+/** What a submission needs back: the proof id and creation time, or the first failure. */
+export type CheckOutcome =
+  | { readonly ok: true; readonly proofId: string; readonly createdAtMs: number }
+  | { readonly ok: false; readonly failure: ProofFailure };
 
 export type WorkerReply =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly id: number; readonly reports: VerificationReport[] }
+  | { readonly type: 'done'; readonly id: number; readonly results: VerificationReport[] | CheckOutcome[] }
   /** The chunk could not be handled at all (e.g. unparseable text); the pool verifies it inline. */
   | { readonly type: 'failed'; readonly id: number; readonly error: string };

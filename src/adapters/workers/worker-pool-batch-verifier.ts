@@ -1,12 +1,17 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ProofProtocol } from '../../application/proof-protocol.js';
+import * as E from 'fp-ts/lib/Either.js';
 import type { BatchVerifier } from '../../application/ports/batch-verifier.js';
+import type { ProofChecker } from '../../application/ports/proof-checker.js';
 import type { VerificationReport } from '../../application/verify-proof.js';
+import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
+import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import { createProofProtocol, type ProofProtocolOptions } from '../../index.js';
-import { verifySafely } from '../crypto/inline-batch-verifier.js';
+import { checkSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
 import { siblingScript, spawnWorker } from './spawn-worker.js';
-import type { ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
+import type { CheckOutcome, ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
 
 export interface WorkerPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -27,10 +32,13 @@ export interface WorkerPoolOptions {
   readonly workerScript?: URL;
 }
 
-interface Job {
-  readonly id: number;
-  readonly envelopes: readonly unknown[];
-  readonly done: (reports: readonly VerificationReport[]) => void;
+type Job =
+  | { readonly id: number; readonly mode: 'report'; readonly envelopes: readonly unknown[]; readonly done: (results: readonly VerificationReport[]) => void }
+  | { readonly id: number; readonly mode: 'check'; readonly envelopes: readonly unknown[]; readonly done: (results: readonly CheckOutcome[]) => void };
+
+interface Single {
+  readonly raw: unknown;
+  readonly resolve: (outcome: CheckOutcome) => void;
 }
 
 interface Slot {
@@ -42,6 +50,8 @@ interface Slot {
 /** Two chunks in flight per worker: it starts the next while the main thread reads its answer. */
 const PIPELINE_DEPTH = 2;
 const MIN_CHUNK = 16;
+/** Most single submissions sent to a worker in one message. */
+const MAX_SINGLES_PER_CHUNK = 32;
 
 /**
  * Verifies batches on a fixed pool of worker threads, one chunk of envelopes per message,
@@ -57,9 +67,10 @@ const MIN_CHUNK = 16;
  * verification for JSON values (what a request body holds), not for objects carrying Dates,
  * class instances or undefined members. Use `transport: 'clone'` for those.
  */
-export class WorkerPoolBatchVerifier implements BatchVerifier {
+export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
+  private singles: Single[] = [];
   private nextId = 0;
   private closed = false;
   private restarts = 0;
@@ -110,6 +121,7 @@ export class WorkerPoolBatchVerifier implements BatchVerifier {
         new Promise((resolve) => {
           this.queue.push({
             id: this.nextId++,
+            mode: 'report',
             envelopes: indexes.map((i) => envelopes[i]),
             done: (chunkReports) => {
               indexes.forEach((index, k) => (reports[index] = chunkReports[k]!));
@@ -122,6 +134,42 @@ export class WorkerPoolBatchVerifier implements BatchVerifier {
     this.pump();
     await Promise.all(pending);
     return reports;
+  }
+
+  /**
+   * One submission's checks on a worker, so the event loop stays free for requests.
+   * Submissions arriving in the same turn of the event loop travel together, up to
+   * MAX_SINGLES_PER_CHUNK per message. The envelope that is stored is the caller's own
+   * object; the worker checks its JSON form, which is the same value for a parsed body.
+   */
+  async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
+    const outcome =
+      !isPlainObject(raw) || this.slots.size === 0 || this.closed
+        ? checkSafely(this.inline, raw)
+        : await new Promise<CheckOutcome>((resolve) => {
+            if (this.singles.length === 0) setImmediate(() => this.sendSingles());
+            this.singles.push({ raw, resolve });
+          });
+    return outcome.ok
+      ? E.right({ proofId: outcome.proofId, envelope: raw as ProofEnvelope, createdAtMs: outcome.createdAtMs })
+      : E.left(outcome.failure);
+  }
+
+  private sendSingles(): void {
+    const singles = this.singles;
+    this.singles = [];
+    // Spread over every worker (two chunks each), so no submission waits behind a long chunk.
+    const size = Math.min(MAX_SINGLES_PER_CHUNK, Math.ceil(singles.length / (Math.max(1, this.slots.size) * PIPELINE_DEPTH)));
+    for (let start = 0; start < singles.length; start += size) {
+      const chunk = singles.slice(start, start + size);
+      this.queue.push({
+        id: this.nextId++,
+        mode: 'check',
+        envelopes: chunk.map((s) => s.raw),
+        done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!)),
+      });
+    }
+    this.pump();
   }
 
   /** Terminates the workers. Chunks still in flight are finished inline; later batches run inline. */
@@ -155,8 +203,8 @@ export class WorkerPoolBatchVerifier implements BatchVerifier {
           const job = slot.inFlight.get(reply.id);
           if (job === undefined) return;
           slot.inFlight.delete(reply.id);
-          // A short or failed answer is not trusted: every envelope must get its own report.
-          if (reply.type === 'done' && reply.reports.length === job.envelopes.length) job.done(reply.reports);
+          // A short or failed answer is not trusted: every envelope must get its own result.
+          if (reply.type === 'done' && reply.results.length === job.envelopes.length) settle(job, reply.results);
           else this.runInline(job);
         }
         this.pump();
@@ -208,7 +256,9 @@ export class WorkerPoolBatchVerifier implements BatchVerifier {
   private post(slot: Slot, job: Job): void {
     try {
       const request: ChunkRequest =
-        this.options.transport === 'json' ? { id: job.id, json: JSON.stringify(job.envelopes) } : { id: job.id, envelopes: job.envelopes };
+        this.options.transport === 'json'
+          ? { id: job.id, mode: job.mode, json: JSON.stringify(job.envelopes) }
+          : { id: job.id, mode: job.mode, envelopes: job.envelopes };
       slot.worker.postMessage(request);
     } catch {
       // Not JSON (a BigInt, a cycle, a throwing getter) or not cloneable: inline gives each its report.
@@ -220,8 +270,15 @@ export class WorkerPoolBatchVerifier implements BatchVerifier {
 
   private runInline(job: Job): void {
     this.chunksInline++;
-    job.done(job.envelopes.map((raw) => verifySafely(this.inline, raw)));
+    if (job.mode === 'report') job.done(job.envelopes.map((raw) => verifySafely(this.inline, raw)));
+    else job.done(job.envelopes.map((raw) => checkSafely(this.inline, raw)));
   }
+}
+
+/** Hands a worker's answer to its job; the job's mode decided what the worker computed. */
+function settle(job: Job, results: readonly VerificationReport[] | readonly CheckOutcome[]): void {
+  if (job.mode === 'report') job.done(results as readonly VerificationReport[]);
+  else job.done(results as readonly CheckOutcome[]);
 }
 
 /** Only plain objects can be envelopes; everything else fails the shape check at once. */

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import { toProofRecord, type ProofRecord } from '../../domain/proof/proof-record.js';
-import type { ProofProtocol } from '../proof-protocol.js';
 import type { Clock } from '../ports/clock.js';
+import type { ProofChecker } from '../ports/proof-checker.js';
 import type { ProofStore } from '../ports/proof-store.js';
 
 export interface SubmitProofInput {
@@ -19,13 +19,13 @@ export interface SubmitProofResult {
 /** Verifies an envelope and stores it for the wallet; a proof that does not verify is never stored. */
 export class SubmitProof {
   constructor(
-    private readonly protocol: ProofProtocol,
+    private readonly checker: ProofChecker,
     private readonly store: ProofStore,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: SubmitProofInput): Promise<E.Either<ProofFailure, SubmitProofResult>> {
-    const verified = this.protocol.check(input.envelope);
+    const verified = await this.checker.check(input.envelope);
     if (E.isLeft(verified)) return verified;
     const added = await this.store.add(toProofRecord(verified.right, input.wallet, this.clock.nowMs()));
     return E.right({ record: added.record, stored: added.stored });

@@ -130,3 +130,43 @@ test('close() lets the process exit', async (t) => {
 test('an idle pool that is never closed does not keep the process alive', async (t) => {
   t.is(await inFreshProcess(''), '200 0');
 });
+
+// ---- single submissions (ProofChecker) ----------------------------------------------------
+
+test.serial('concurrent single checks get what an inline check gets, and keep the caller’s envelope', async (t) => {
+  const chunksBefore = shared.stats.chunksInline;
+  const outcomes = await Promise.all(mixed.map((raw) => shared.check(raw)));
+  mixed.forEach((raw, i) => {
+    const expected = protocol.check(raw);
+    const got = outcomes[i]!;
+    if (expected._tag === 'Left') t.deepEqual(got, expected, `index ${i}`);
+    else if (got._tag === 'Right') {
+      t.is(got.right.proofId, expected.right.proofId);
+      t.is(got.right.createdAtMs, expected.right.createdAtMs);
+      t.is(got.right.envelope as unknown, raw, 'the stored envelope is the caller’s object, not a copy');
+    } else t.fail(`index ${i}: ${JSON.stringify(got.left)}`);
+  });
+  t.is(shared.stats.chunksInline, chunksBefore, 'the workers answered');
+  t.is(outcomes.filter((o) => o._tag === 'Right').length, 4 + 300 - 43);
+});
+
+test('single checks are answered even when every worker crashes', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({ size: 1, workerScript: new URL('./crashing-verify-worker.ts', import.meta.url) });
+  try {
+    const outcomes = await Promise.all(large.slice(0, 20).map((raw) => pool.check(raw)));
+    t.deepEqual(
+      outcomes.map((o) => o._tag),
+      large.slice(0, 20).map((raw) => protocol.check(raw)._tag),
+    );
+    t.true(pool.stats.chunksInline >= 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('after close, single checks run inline', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({ size: 1 });
+  await pool.close();
+  const outcome = await pool.check(large[0]);
+  t.is(outcome._tag, 'Right');
+});
