@@ -31,11 +31,13 @@ export class KnexProofStore implements ProofStore {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
     this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
-    // SQLite has one connection and one writer; PostgreSQL overlaps a few commits but leaves
-    // most of the pool to reads.
+    // One write transaction at a time on both databases. SQLite has one writer anyway. On
+    // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
+    // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
+    // managed 282 submissions/s and 1 writer 624/s, its larger batches sharing one commit.
     this.writer = new ProofBatchWriter(options.rows ?? new InlineRowWriter(db.knex), {
       maxBatch: options.maxBatch ?? 200,
-      writers: options.writers ?? (db.dialect === 'sqlite' ? 1 : 4),
+      writers: options.writers ?? 1,
     });
   }
 

@@ -4,7 +4,7 @@ import type { Database } from './database.js';
 import type { PendingRow, RowOutcome, RowWriter } from './proof-batch-writer.js';
 import { fromWireError, type RowWriterConfig, type RowWriterReply } from './row-writer-messages.js';
 
-/** Proof transactions in flight at once on PostgreSQL: KnexProofStore's default writers. */
+/** PostgreSQL connections of the thread: room for stores configured with several writers. */
 const POSTGRES_WRITERS = 4;
 
 interface InFlight {

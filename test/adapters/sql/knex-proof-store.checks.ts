@@ -77,9 +77,9 @@ export function knexProofStoreChecks(
 
   testFn(`${name}: concurrent adds mixing new, stored and repeated proofs keep one first copy`, async (t) => {
     const db = await fresh();
-    // Default writers (on PostgreSQL: transactions racing each other) and a single writer
+    // Several writers (on PostgreSQL: transactions racing each other) and a single writer
     // (one batch, where arrival order decides and the outcome is exact).
-    for (const [i, options] of [{}, { writers: 1 }].entries()) {
+    for (const [i, options] of [{ writers: 4 }, { writers: 1 }].entries()) {
       const store = await storeOf(db, options);
       const old = aProofRecord(WALLET_A, { taskId: `old-${i}` }, 1);
       const young = aProofRecord(WALLET_A, { taskId: `new-${i}` }, 2);
