@@ -1,6 +1,6 @@
 /**
  * Architecture rules (STYLE.md): dependencies point inward.
- *   domain      -> itself, plus pure libraries (fp-ts, canonicalize)
+ *   domain      -> itself, plus pure libraries (fp-ts)
  *   application -> domain
  *   adapters    -> application, domain
  *   only the composition root (container.ts) and main.ts know Inversify.
@@ -9,10 +9,10 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-is-pure',
-      comment: 'src/domain may import only itself, fp-ts and canonicalize (pure, no I/O).',
+      comment: 'src/domain may import only itself and fp-ts (pure, no I/O).',
       severity: 'error',
       from: { path: '^src/domain' },
-      to: { pathNot: ['^src/domain', 'node_modules/(fp-ts|canonicalize)/'] },
+      to: { pathNot: ['^src/domain', 'node_modules/fp-ts/'] },
     },
     {
       name: 'application-depends-on-domain-only',

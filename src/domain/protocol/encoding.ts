@@ -1,31 +1,59 @@
 /** Strict encodings used by the protocol. Portable: no Buffer, runs in browsers too. */
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** The 6-bit value of each ASCII character of the alphabet; 255 for every other character. */
+const B64_VALUE = new Uint8Array(128).fill(255);
+for (let i = 0; i < B64_ALPHABET.length; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+const PAD = 0x3d; // '='
+
+/** The 6-bit value of the character at `i`, or 255 when it is not in the alphabet. */
+const valueAt = (text: string, i: number): number => {
+  const c = text.charCodeAt(i);
+  return c < 128 ? B64_VALUE[c]! : 255;
+};
 
 /**
  * Standard base64 with padding, canonical only (unused trailing bits zero), so one byte
- * string has exactly one accepted text. Returns null for anything else.
+ * string has exactly one accepted text. Returns null for anything else: a length that is
+ * not a multiple of 4, a character outside A–Z a–z 0–9 + / (url-safe `-` `_`, white space),
+ * padding anywhere but as `xx==` or `xxx=` at the very end, or non-zero unused bits. The
+ * empty text is the empty byte string.
  */
 export function decodeBase64Strict(text: string): Uint8Array | null {
-  if (!BASE64.test(text)) return null;
-  const bytes = base64ToBytes(text);
-  return encodeBase64(bytes) === text ? bytes : null;
-}
-
-function base64ToBytes(text: string): Uint8Array {
-  const clean = text.replace(/=+$/, '');
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let bits = 0;
-  let acc = 0;
-  let i = 0;
-  for (const ch of clean) {
-    acc = (acc << 6) | B64_ALPHABET.indexOf(ch);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[i++] = (acc >> bits) & 0xff;
-    }
+  const length = text.length;
+  if ((length & 3) !== 0) return null;
+  if (length === 0) return new Uint8Array(0);
+  // The last quartet: `xxxx`, `xxx=` or `xx==`.
+  const padding = text.charCodeAt(length - 1) !== PAD ? 0 : text.charCodeAt(length - 2) !== PAD ? 1 : 2;
+  const out = new Uint8Array((length / 4) * 3 - padding);
+  const full = padding === 0 ? length : length - 4;
+  let o = 0;
+  for (let i = 0; i < full; i += 4) {
+    const a = valueAt(text, i);
+    const b = valueAt(text, i + 1);
+    const c = valueAt(text, i + 2);
+    const d = valueAt(text, i + 3);
+    // Every value is < 64 and 255 otherwise, so bit 7 of the OR flags any foreign character.
+    if (((a | b | c | d) & 0x80) !== 0) return null;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 0xff;
+    out[o++] = n & 0xff;
+  }
+  if (padding === 0) return out;
+  const a = valueAt(text, full);
+  const b = valueAt(text, full + 1);
+  if (padding === 2) {
+    // `xx==`: one byte; the low 4 bits of the second character are unused and must be zero.
+    if (((a | b) & 0x80) !== 0 || (b & 0x0f) !== 0) return null;
+    out[o] = (a << 2) | (b >> 4);
+  } else {
+    // `xxx=`: two bytes; the low 2 bits of the third character are unused and must be zero.
+    const c = valueAt(text, full + 2);
+    if (((a | b | c) & 0x80) !== 0 || (c & 0x03) !== 0) return null;
+    out[o++] = (a << 2) | (b >> 4);
+    out[o] = ((b & 0x0f) << 4) | (c >> 2);
   }
   return out;
 }
