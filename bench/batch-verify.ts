@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InlineBatchVerifier } from '../src/adapters/crypto/inline-batch-verifier.js';
@@ -17,7 +18,10 @@ const DEVICES = 16; // a fleet reuses few keys: KeyObject caches hit, as in prod
 const ROUNDS = 7;
 
 export interface BatchVerifyFigures {
+  /** Ed25519 alone through node:crypto (OpenSSL), every core: the target's yardstick. */
   readonly rawVerifyPerSec: number;
+  /** Ed25519 alone through libsodium, every core: what the pool's signature step costs. */
+  readonly rawSodiumPerSec: number;
   readonly inlinePerSec: number;
   readonly poolPerSec: number;
 }
@@ -26,13 +30,14 @@ export async function benchBatchVerify(): Promise<BatchVerifyFigures> {
   const envelopes = Array.from({ length: BATCH }, (_, i) =>
     anEnvelope({ taskId: `task-${i}`, events: twoKilobyteEvents(undefined, i), seed: i % DEVICES }),
   );
-  const rawVerifyPerSec = await rawVerifyRate(envelopes);
+  const rawVerifyPerSec = await rawVerifyRate(envelopes, RAW_WORKER);
+  const rawSodiumPerSec = await rawVerifyRate(envelopes, RAW_SODIUM_WORKER);
   const inline = new InlineBatchVerifier(await createProofProtocol());
   const inlinePerSec = await rate(() => inline.verifyMany(envelopes));
   const pool = await WorkerPoolBatchVerifier.create();
   try {
     const poolPerSec = await rate(() => pool.verifyMany(envelopes));
-    return { rawVerifyPerSec, inlinePerSec, poolPerSec };
+    return { rawVerifyPerSec, rawSodiumPerSec, inlinePerSec, poolPerSec };
   } finally {
     await pool.close();
   }
@@ -82,12 +87,26 @@ parentPort.on('message', () => {
 parentPort.postMessage('ready');
 `;
 
-async function rawVerifyRate(envelopes: readonly ProofEnvelope[]): Promise<number> {
+/** The same loop through libsodium (sodium-native), which the registry uses by default. */
+const RAW_SODIUM_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const sodium = require(${JSON.stringify(createRequire(import.meta.url).resolve('sodium-native'))});
+const items = workerData.map(([key, message, signature]) => [Buffer.from(key, 'base64'), Buffer.from(message), Buffer.from(signature, 'base64')]);
+parentPort.on('message', () => {
+  const start = process.hrtime.bigint();
+  let ok = 0;
+  for (const [key, message, signature] of items) if (sodium.crypto_sign_verify_detached(signature, message, key)) ok++;
+  parentPort.postMessage({ ok, seconds: Number(process.hrtime.bigint() - start) / 1e9 });
+});
+parentPort.postMessage('ready');
+`;
+
+async function rawVerifyRate(envelopes: readonly ProofEnvelope[], script: string): Promise<number> {
   const cores = availableParallelism();
   const triples = envelopes.map((e) => [e.signer_public_key_b64, e.payload.payload_hash, e.signature_b64]);
   const workers = Array.from(
     { length: cores },
-    (_, w) => new Worker(RAW_WORKER, { eval: true, workerData: triples.filter((_, i) => i % cores === w) }),
+    (_, w) => new Worker(script, { eval: true, workerData: triples.filter((_, i) => i % cores === w) }),
   );
   try {
     await Promise.all(workers.map((worker) => once<string>(worker)));
@@ -123,7 +142,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await benchBatchVerify();
   const pct = (x: number): string => `${Math.round((100 * x) / figures.rawVerifyPerSec)}%`;
   console.log(`batch of ${BATCH} ~2.5 KB proofs, ${availableParallelism()} cores, median of ${ROUNDS} rounds`);
-  console.log(`raw Ed25519 verify (all cores): ${figures.rawVerifyPerSec} /s`);
+  console.log(`raw Ed25519 verify (all cores): ${figures.rawVerifyPerSec} /s node:crypto, ${figures.rawSodiumPerSec} /s libsodium`);
   console.log(`inline batch verify:            ${figures.inlinePerSec} envelopes/s (${pct(figures.inlinePerSec)} of raw)`);
   console.log(`worker-pool batch verify:       ${figures.poolPerSec} envelopes/s (${pct(figures.poolPerSec)} of raw)`);
 }

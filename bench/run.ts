@@ -95,6 +95,7 @@ async function main(): Promise<void> {
   console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');
   console.log('| --- | ---: | --- |');
   console.log(`| raw node:crypto Ed25519 verify, all cores | ${fmt(batch.rawVerifyPerSec)} | 100% |`);
+  console.log(`| raw libsodium Ed25519 verify, all cores | ${fmt(batch.rawSodiumPerSec)} | ${pct(batch.rawSodiumPerSec, batch.rawVerifyPerSec)} |`);
   console.log(`| inline (one thread) | ${fmt(batch.inlinePerSec)} | ${pct(batch.inlinePerSec, batch.rawVerifyPerSec)} |`);
   console.log(`| worker pool (all cores) | ${fmt(batch.poolPerSec)} | ${pct(batch.poolPerSec, batch.rawVerifyPerSec)} |`);
   console.log('\n| GET /v1/fleet, 5,000 devices, 200,000 proofs | p50 ms | p99 ms |');
