@@ -19,13 +19,17 @@ export interface Reply {
   body: any;
 }
 
-/** The real registry (Koa on an ephemeral port, Knex on SQLite by default) with a test authenticator. */
-export async function startTestRegistry(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestRegistry> {
+/**
+ * The real registry (Koa on an ephemeral port, Knex on SQLite by default) with a test
+ * authenticator. Verification runs inline unless `workers` asks for the production verify
+ * pool (VERIFY_WORKERS in `env` sizes it).
+ */
+export async function startTestRegistry(options: { env?: Record<string, string>; clock?: Clock; workers?: boolean } = {}): Promise<TestRegistry> {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const registry = await startRegistry(config, {
     logger: pino({ level: 'silent' }),
     identity: async () => ({ authenticator: new TestAuthenticator() }),
-    batchVerifier: new InlineBatchVerifier(protocol),
+    ...(options.workers ? {} : { batchVerifier: new InlineBatchVerifier(protocol) }),
     ...(options.clock ? { overrides: { clock: options.clock } } : {}),
   });
   return {
