@@ -126,7 +126,6 @@ export async function createIdentity(
     listKeys: new ListApiKeys(keys, usage),
     deleteKey: new DeleteApiKey(keys),
     checkAccess: new CheckAccess(cache),
-    rateLimiter,
   });
 
   return {

@@ -32,6 +32,8 @@ export interface CallOptions {
   readonly credential?: string;
   readonly wallet?: string;
   readonly body?: unknown;
+  /** Send `body` (a string) as it is, not JSON-encoded: for malformed bodies. */
+  readonly raw?: boolean;
   readonly headers?: Record<string, string>;
 }
 
@@ -119,7 +121,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
         ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...o.headers,
       },
-      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+      ...(o.body !== undefined ? { body: o.raw === true ? String(o.body) : JSON.stringify(o.body) } : {}),
     });
     const text = await res.text();
     const json = (res.headers.get('content-type') ?? '').includes('json') && text !== '';

@@ -44,6 +44,13 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   for (const spec of options.routes) {
     const koaPath = spec.path.replace(/\{([^}]+)\}/g, ':$1');
     const stack: Koa.Middleware[] = [(ctx, next) => ((ctx.state.route = spec.path), next())];
+    const bucket = spec.ipRateLimit;
+    if (bucket) {
+      stack.push(async (ctx, next) => {
+        await limit(ctx, options, `ip:${ctx.ip}`, bucket);
+        await next();
+      });
+    }
     if (spec.body) stack.push(requireJson, parserFor(spec.bodyLimitBytes ?? options.bodyLimitBytes));
     stack.push(async (ctx) => {
       const principal = spec.auth === 'none' ? null : await authenticate(ctx, spec.auth, options);

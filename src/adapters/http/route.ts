@@ -44,6 +44,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly params?: t.Type<P, unknown, unknown>;
   readonly query?: t.Type<Q, unknown, unknown>;
   readonly body?: t.Type<B, unknown, unknown>;
+  /**
+   * Rate limited per client IP in this bucket before anything else, body parsing included,
+   * so malformed requests count too (sign-in). Authenticated routes are limited per credential.
+   */
+  readonly ipRateLimit?: 'sign_in';
   /** Largest accepted body; defaults to the app's single-request limit. */
   readonly bodyLimitBytes?: number;
   readonly responses: Readonly<Record<number, ResponseSpec>>;

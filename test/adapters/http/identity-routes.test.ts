@@ -294,6 +294,20 @@ test('the OpenAPI document covers the identity routes and is valid', async (t) =
   t.deepEqual(doc.paths['/v1/keys'].get.security, [{ walletJwt: [] }]);
 });
 
+test('rate limits: malformed sign-in requests count against the IP too, and are refused once it is spent', async (t) => {
+  const limited = await fresh(t, { SIGN_IN_RATE_LIMIT_PER_MIN: '3' });
+  const statuses = [];
+  for (const body of ['{not json', '{"wallet_address": 7}', '{}']) {
+    statuses.push((await limited.call('POST', '/v1/auth/wallet/connect', { body, raw: true })).status);
+  }
+  t.deepEqual(statuses, [400, 422, 422]);
+  const alice = newWallet();
+  const fourth = await limited.call('POST', '/v1/auth/wallet/connect', { body: { wallet_address: alice.address } });
+  t.is(fourth.status, 429);
+  const garbage = await limited.call('POST', '/v1/auth/wallet/verify', { body: '{not json', raw: true });
+  t.is(garbage.status, 429, 'refused before its body is even read');
+});
+
 test('rate limits: sign-in per IP and requests per key give 429 with Retry-After and RateLimit headers', async (t) => {
   const limited = await fresh(t, { RATE_LIMIT_PER_MIN: '4', SIGN_IN_RATE_LIMIT_PER_MIN: '3' });
   const alice = newWallet();

@@ -5,8 +5,6 @@ import { errorRate, type ListApiKeys } from '../../../application/identity/list-
 import type { CheckAccess } from '../../../application/identity/check-access.js';
 import type { CompleteSignIn, SignInFailure } from '../../../application/identity/complete-sign-in.js';
 import type { StartSignIn } from '../../../application/identity/start-sign-in.js';
-import type { RateLimiter } from '../../../application/ports/rate-limiter.js';
-import { limit } from '../app.js';
 import { authFailureToHttp } from '../auth-failure-status.js';
 import { ErrorBody } from '../codecs/common.codecs.js';
 import * as c from '../codecs/identity.codecs.js';
@@ -20,8 +18,6 @@ export interface IdentityRouteDeps {
   readonly listKeys: ListApiKeys;
   readonly deleteKey: DeleteApiKey;
   readonly checkAccess: CheckAccess;
-  /** Applies the per-IP sign-in limit on the two routes that take no credential. */
-  readonly rateLimiter?: RateLimiter;
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -50,10 +46,10 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       description:
         'Returns a Sign-In-With-Solana message for the wallet. Sign its UTF-8 bytes with the wallet key (e.g. signMessage) and send the signature to /v1/auth/wallet/verify within 5 minutes. Each challenge works once. Rate limited per IP.',
       auth: 'none',
+      ipRateLimit: 'sign_in',
       body: c.ConnectBody,
       responses: { 200: { description: 'The challenge.', body: c.ChallengeResponse }, ...errors(400, 415, 422, 429) },
-      handle: async ({ body, ctx }) => {
-        await limit(ctx, d, `ip:${ctx.ip}`, 'sign_in');
+      handle: async ({ body }) => {
         const result = await d.startSignIn.execute({ wallet: body.wallet_address });
         if (E.isLeft(result)) throw new HttpError(422, 'wallet_address must be a base58 Solana address', { code: 'validation_error' });
         const { challenge, nonce, expiresAtMs } = result.right;
@@ -69,10 +65,10 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       description:
         'The challenge must be the exact text issued to this wallet, unexpired and unused; the signature is base64 of the wallet\'s Ed25519 signature over it; the wallet must hold the minimum token balance. Returns an HS256 JWT (sub = wallet). Rate limited per IP.',
       auth: 'none',
+      ipRateLimit: 'sign_in',
       body: c.VerifyBody,
       responses: { 200: { description: 'Signed in.', body: c.TokenResponse }, ...errors(400, 401, 403, 415, 422, 429, 503) },
-      handle: async ({ body, ctx }) => {
-        await limit(ctx, d, `ip:${ctx.ip}`, 'sign_in');
+      handle: async ({ body }) => {
         const result = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
         if (E.isLeft(result)) throw signInFailureToHttp(result.left);
         const { accessToken, expiresInS, wallet } = result.right;
