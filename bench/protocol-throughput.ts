@@ -5,7 +5,7 @@ import { twoKilobyteEvents } from '../test/support/mothers.js';
 /** Library throughput on one core: sign and verify of a ~2 KB telemetry proof, per Ed25519 adapter. */
 export async function benchProtocolThroughput(): Promise<Array<{ adapter: string; signPerSec: number; verifyPerSec: number; bytes: number }>> {
   const out = [];
-  for (const adapter of ['node', 'tweetnacl'] as const) {
+  for (const adapter of ['sodium', 'node', 'tweetnacl'] as const) {
     const protocol = await createProofProtocol({ ed25519: adapter });
     const seed = Uint8Array.from({ length: 32 }, (_, i) => i);
     const inputs = Array.from({ length: 64 }, (_, i) => ({ taskId: `t${i}`, robotId: 'arm-1', events: twoKilobyteEvents(undefined, i), createdAt: '2026-11-20T10:00:00Z' }));
