@@ -47,13 +47,21 @@ export class WorkerRowWriter implements RowWriter {
     return new Promise<RowOutcome[]>((resolve, reject) => {
       this.inFlight.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, batch });
+      try {
+        worker.postMessage({ id, batch });
+      } catch (err) {
+        // Not cloneable: this batch fails (and is retried row by row); nothing waits for it.
+        this.inFlight.delete(id);
+        if (this.inFlight.size === 0) worker.unref();
+        reject(new Error(`the batch could not be sent to the writer thread: ${(err as { message?: string }).message ?? String(err)}`));
+      }
     });
   }
 
   /**
-   * A writer thread for `db`'s data, with as many connections as KnexProofStore runs
-   * transactions at once; null for `sqlite::memory:`, which no other connection can reach.
+   * A writer thread for `db`'s data: one connection on SQLite, a few on PostgreSQL (room for a
+   * store configured with several writers); null for `sqlite::memory:`, which no other
+   * connection can reach.
    */
   static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>): Promise<WorkerRowWriter | null> {
     if (db.sharedUrl === null) return null;

@@ -109,3 +109,14 @@ test('sqlite: group changes on the main connection never fail while the writer t
   await ingest;
   t.deepEqual(changes.filter((c) => c !== 'Right'), []);
 });
+
+test('a batch that cannot be handed to the thread fails alone, and close does not wait for it', async (t) => {
+  const db = await sqlite.fresh();
+  const rows = await threadFor(db);
+  const record = aProofRecord(WALLET_A);
+  const uncloneable = { row: { ...record, envelope: () => undefined }, topics: [] } as never;
+  await t.throwsAsync(rows.write([uncloneable]), { message: /could not be sent to the writer thread/ });
+  const store = new KnexProofStore(db, { rows });
+  t.true((await store.add(record)).stored);
+  await rows.close();
+});
