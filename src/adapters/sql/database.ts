@@ -43,6 +43,9 @@ interface PgConnection {
   query(sql: string, callback: (err: Error | null) => void): void;
 }
 
+/** How long an SQLite statement waits for another connection's lock, unless told otherwise. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see CONTRACT.md). */
@@ -54,17 +57,8 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
 
 async function openSqlite(filename: string, options: DatabaseOptions): Promise<Database> {
   if (filename !== SQLITE_MEMORY) await mkdir(path.dirname(filename), { recursive: true });
-  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
-  // PRAGMAs are per connection, so they run whenever the pool opens one. WAL lets readers in
-  // other processes (CLI, backups) proceed during a write; synchronous=NORMAL is durable
-  // against application crashes in WAL mode and only risks the last commits on power loss,
-  // in exchange for no fsync per commit. foreign_keys is off by default in SQLite.
-  const pragmas = [
-    'PRAGMA journal_mode = WAL',
-    'PRAGMA synchronous = NORMAL',
-    `PRAGMA busy_timeout = ${busyTimeoutMs}`,
-    'PRAGMA foreign_keys = ON',
-  ].join(';\n');
+  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  const pragmas = sqlitePragmas(busyTimeoutMs);
   const knex = knexFactory({
     client: 'sqlite3',
     connection: { filename },
@@ -103,6 +97,22 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
       await knex.destroy();
     },
   };
+}
+
+/**
+ * Settings of every connection that writes to an SQLite file (PRAGMAs are per connection, so
+ * they run whenever one opens). WAL lets readers in other processes (CLI, backups) proceed
+ * during a write; synchronous=NORMAL is durable against application crashes in WAL mode and
+ * only risks the last commits on power loss, in exchange for no fsync per commit.
+ * foreign_keys is off by default in SQLite.
+ */
+export function sqlitePragmas(busyTimeoutMs: number): string {
+  return [
+    'PRAGMA journal_mode = WAL',
+    'PRAGMA synchronous = NORMAL',
+    `PRAGMA busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`,
+    'PRAGMA foreign_keys = ON',
+  ].join(';\n');
 }
 
 async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<Database> {

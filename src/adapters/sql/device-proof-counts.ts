@@ -9,6 +9,15 @@ export interface InsertedProof {
   readonly received_at_ms: number | string;
 }
 
+/** One device's share of a set of inserted proofs. */
+export interface DeviceCount {
+  readonly wallet: string;
+  readonly deviceId: string;
+  readonly count: number;
+  readonly first: number;
+  readonly last: number;
+}
+
 const ROWS_PER_UPSERT = 200;
 
 /**
@@ -16,12 +25,22 @@ const ROWS_PER_UPSERT = 200;
  * device then never lacks its proofs nor counts one that was not stored (a duplicate is not
  * passed here). The counts are added in the database (`proof_count + n`) under the row lock,
  * so concurrent transactions never lose an increment.
- *
- * Rows go in (wallet, device_id) byte order, the order of the primary key, so concurrent
- * PostgreSQL transactions lock devices in the same order and cannot deadlock on each other
- * (the group changes lock them in that order too).
  */
 export async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly InsertedProof[]): Promise<void> {
+  const devices = deviceCounts(proofs);
+  const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
+  for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
+    const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
+    await trx.raw(deviceUpsertSql(chunk.length, least, greatest), deviceUpsertValues(chunk));
+  }
+}
+
+/**
+ * Each device's share of `proofs`, in (wallet, device_id) byte order, the order of the
+ * primary key: concurrent PostgreSQL transactions then lock devices in the same order and
+ * cannot deadlock on each other (the group changes lock them in that order too).
+ */
+export function deviceCounts(proofs: readonly InsertedProof[]): DeviceCount[] {
   const byDevice = new Map<string, { wallet: string; deviceId: string; count: number; first: number; last: number }>();
   for (const p of proofs) {
     if (p.robot_id === null || !isDeviceId(p.robot_id)) continue;
@@ -34,19 +53,20 @@ export async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly 
       d.last = Math.max(d.last, at);
     } else byDevice.set(key, { wallet: p.wallet, deviceId: p.robot_id, count: 1, first: at, last: at });
   }
-  const devices = [...byDevice.values()].sort((a, b) => byteOrder(a.wallet, b.wallet) || byteOrder(a.deviceId, b.deviceId));
-  const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
-  for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
-    const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
-    await trx.raw(
-      `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count)
-       values ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+  return [...byDevice.values()].sort((a, b) => byteOrder(a.wallet, b.wallet) || byteOrder(a.deviceId, b.deviceId));
+}
+
+/** The upsert of `rows` devices' counts; `least`/`greatest` are the dialect's two-argument min/max. */
+export function deviceUpsertSql(rows: number, least: string, greatest: string): string {
+  return `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count)
+       values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
        on conflict (wallet, device_id) do update set
          proof_count = devices.proof_count + excluded.proof_count,
          first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
          last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
-         last_proof_at_ms = ${greatest}(coalesce(devices.last_proof_at_ms, excluded.last_proof_at_ms), excluded.last_proof_at_ms)`,
-      chunk.flatMap((d) => [d.wallet, d.deviceId, d.first, d.last, d.last, d.count]),
-    );
-  }
+         last_proof_at_ms = ${greatest}(coalesce(devices.last_proof_at_ms, excluded.last_proof_at_ms), excluded.last_proof_at_ms)`;
 }
+
+/** Bind values of `deviceUpsertSql` for these devices, in its column order. */
+export const deviceUpsertValues = (devices: readonly DeviceCount[]): Array<string | number> =>
+  devices.flatMap((d) => [d.wallet, d.deviceId, d.first, d.last, d.last, d.count]);

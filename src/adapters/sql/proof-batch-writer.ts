@@ -45,7 +45,6 @@ export interface BatchWriterOptions {
   readonly writers: number;
 }
 
-const key = (row: Pick<NewProofRow, 'wallet' | 'proof_id'>) => `${row.wallet}\u0000${row.proof_id}`;
 const TOPIC_ROWS_PER_INSERT = 500;
 
 /**
@@ -104,40 +103,56 @@ export class ProofBatchWriter {
 
 /** Inserts what is new, reads what already existed; outcomes come back in `batch` order. */
 export async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[]): Promise<RowOutcome[]> {
-  // First copy of each (wallet, proof_id) wins, as it would if the adds ran one by one. Rows go
-  // in key order so concurrent PostgreSQL transactions take index locks in the same order and
-  // cannot deadlock on each other.
-  const firsts = new Map<string, PendingRow>();
-  for (const p of batch) if (!firsts.has(key(p.row))) firsts.set(key(p.row), p);
-  const unique = [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
-
+  const unique = firstOfEachProof(batch);
   const inserted: Array<{ id: number | string; wallet: string; proof_id: string }> = await trx('proofs')
     .insert(unique.map((p) => p.row))
     .onConflict(['wallet', 'proof_id'])
     .ignore()
     .returning(['id', 'wallet', 'proof_id']);
-  const newIds = new Map(inserted.map((r) => [key(r), r.id]));
+  const newIds = new Map(inserted.map((r) => [proofKey(r), r.id]));
 
   const topicRows = unique.flatMap((p) => {
-    const id = newIds.get(key(p.row));
+    const id = newIds.get(proofKey(p.row));
     return id === undefined ? [] : p.topics.map((topic) => ({ proof_pk: id, wallet: p.row.wallet, topic }));
   });
   for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
     await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
   }
   // Devices move with the proofs actually inserted, in this same transaction (never for a duplicate).
-  await countDeviceProofs(trx, unique.filter((p) => newIds.has(key(p.row))).map((p) => p.row));
+  await countDeviceProofs(trx, unique.filter((p) => newIds.has(proofKey(p.row))).map((p) => p.row));
 
   // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
-  const missing = unique.filter((p) => !newIds.has(key(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
+  const missing = unique.filter((p) => !newIds.has(proofKey(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
   const existing: ProofRow[] = missing.length > 0 ? await trx<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing) : [];
-  const stored = new Map<string, NewProofRow>(existing.map(({ id: _id, ...row }) => [key(row), row]));
+  return outcomesInOrder(batch, new Set(newIds.keys()), existing.map(({ id: _id, ...row }) => row));
+}
 
+/** Identifies a proof of a wallet: the unique key of `proofs`. */
+export const proofKey = (row: Pick<NewProofRow, 'wallet' | 'proof_id'>): string => `${row.wallet}\u0000${row.proof_id}`;
+
+/**
+ * The first copy of each (wallet, proof_id) in the batch, as if the adds ran one by one, in
+ * key order: concurrent PostgreSQL transactions then take index locks in the same order and
+ * cannot deadlock on each other.
+ */
+export function firstOfEachProof(batch: readonly PendingRow[]): PendingRow[] {
+  const firsts = new Map<string, PendingRow>();
+  for (const p of batch) if (!firsts.has(proofKey(p.row))) firsts.set(proofKey(p.row), p);
+  return [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+}
+
+/**
+ * Each pending row's outcome, in batch order: the first copy of a newly inserted key was
+ * stored; every other copy is a duplicate and gets the stored row (the earlier copy in this
+ * batch, or `existing`, read from the database).
+ */
+export function outcomesInOrder(batch: readonly PendingRow[], inserted: ReadonlySet<string>, existing: readonly NewProofRow[]): RowOutcome[] {
+  const stored = new Map<string, NewProofRow>(existing.map((row) => [proofKey(row), row]));
   const claimed = new Set<string>();
   return batch.map((p): RowOutcome => {
-    const k = key(p.row);
-    if (newIds.has(k) && !claimed.has(k)) {
+    const k = proofKey(p.row);
+    if (inserted.has(k) && !claimed.has(k)) {
       claimed.add(k);
       stored.set(k, p.row);
       return { stored: true };

@@ -37,6 +37,12 @@ export const SUMMARY_COLUMNS = [
   'topics',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
+/** Every column of a new row, for statements written without Knex (the SQLite writer thread). */
+export const NEW_ROW_COLUMNS = [...SUMMARY_COLUMNS, 'search_text', 'envelope'] as const satisfies ReadonlyArray<keyof NewProofRow>;
+// Fails to compile if NewProofRow gains a column that NEW_ROW_COLUMNS does not list.
+const everyColumnListed: Exclude<keyof NewProofRow, (typeof NEW_ROW_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumnListed;
+
 export function toRow(record: ProofRecord): NewProofRow {
   return {
     wallet: record.wallet,
