@@ -3,6 +3,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, sqlitePragmas } from './database.js';
 import { deviceCounts, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
 import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
+import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
 
 type Value = string | number | null;
 
@@ -10,6 +11,12 @@ type Value = string | number | null;
 const ROWS_PER_STATEMENT = 500;
 /** Distinct statement texts kept prepared (one per row count of each kind of statement). */
 const PREPARED_LIMIT = 256;
+
+export interface SqliteRowWriterOptions {
+  /** How long a transaction waits for another connection's write lock (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+  readonly checkpoint?: WalCheckpointOptions;
+}
 
 /**
  * The proof write transaction (see insertBatch) straight on a node-sqlite3 connection, for the
@@ -20,27 +27,42 @@ const PREPARED_LIMIT = 256;
  *
  * Transactions begin IMMEDIATE: they take SQLite's write lock first (waiting up to the busy
  * timeout while the registry's main connection writes) rather than failing to upgrade a read
- * later. One transaction runs at a time; later writes wait their turn.
+ * later. One transaction runs at a time; later writes wait their turn. The WAL is checkpointed
+ * in the background, on a second connection (see wal-checkpointer.ts), not inside a commit.
  */
 export class SqliteRowWriter implements RowWriter {
   private readonly prepared = new Map<string, sqlite3.Statement>();
   private tail: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly db: sqlite3.Database) {}
+  private constructor(
+    private readonly db: sqlite3.Database,
+    private readonly checkpointer: WalCheckpointer,
+  ) {}
 
-  /** Opens an existing, migrated database file. */
-  static async open(filename: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): Promise<SqliteRowWriter> {
-    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-      const opened: sqlite3.Database = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(opened)));
+  /** Opens an existing, migrated database file: the writer's connection and the checkpointer's. */
+  static async open(filename: string, options: SqliteRowWriterOptions = {}): Promise<SqliteRowWriter> {
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    const db = await connect(filename);
+    const checkpointConnection = await connect(filename).catch(async (err: unknown) => {
+      await new Promise((resolve) => db.close(resolve));
+      throw err;
     });
-    const writer = new SqliteRowWriter(db);
+    const writer = new SqliteRowWriter(db, new WalCheckpointer(checkpointConnection, options.checkpoint));
     try {
-      await writer.exec(sqlitePragmas(busyTimeoutMs));
+      await writer.exec(`${sqlitePragmas(busyTimeoutMs)};\nPRAGMA wal_autocheckpoint = 0`);
+      await new Promise<void>((resolve, reject) =>
+        checkpointConnection.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`, (err) => (err ? reject(err) : resolve())),
+      );
     } catch (err) {
       await writer.close();
       throw err;
     }
     return writer;
+  }
+
+  /** WAL restarts run between transactions so far (see wal-checkpointer.ts). */
+  get walRestarts(): number {
+    return this.checkpointer.restarts;
   }
 
   write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
@@ -53,14 +75,17 @@ export class SqliteRowWriter implements RowWriter {
     await this.tail;
     for (const statement of this.prepared.values()) await new Promise((resolve) => statement.finalize(resolve));
     this.prepared.clear();
+    await this.checkpointer.close();
     await new Promise<void>((resolve, reject) => this.db.close((err) => (err ? reject(err) : resolve())));
   }
 
   private async transaction(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+    await this.checkpointer.beforeTransaction(this.db);
     await this.exec('BEGIN IMMEDIATE');
     try {
       const outcomes = await this.insert(batch);
       await this.exec('COMMIT');
+      this.checkpointer.committed();
       return outcomes;
     } catch (err) {
       await this.exec('ROLLBACK').catch(() => undefined);
@@ -126,6 +151,12 @@ export class SqliteRowWriter implements RowWriter {
   private exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => this.db.exec(sql, (err) => (err ? reject(err) : resolve())));
   }
+}
+
+function connect(filename: string): Promise<sqlite3.Database> {
+  return new Promise<sqlite3.Database>((resolve, reject) => {
+    const db: sqlite3.Database = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
+  });
 }
 
 function placeholders(rows: number, columns: number): string {
