@@ -138,16 +138,20 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
 
   /**
    * One submission's checks on a worker, so the event loop stays free for requests.
-   * Submissions arriving in the same turn of the event loop travel together, up to
-   * MAX_SINGLES_PER_CHUNK per message. The envelope that is stored is the caller's own
-   * object; the worker checks its JSON form, which is the same value for a parsed body.
+   * Submissions wait in a list until a worker has room, and then travel together, up to
+   * MAX_SINGLES_PER_CHUNK per message: under load a message carries several, and each message
+   * costs the event loop about as much as verifying a proof. They go before queued batch
+   * chunks, so a large batch verification does not hold up submissions. The envelope that is
+   * stored is the caller's own object; the worker checks its JSON form, which is the same
+   * value for a parsed body.
    */
   async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
     const outcome =
       !isPlainObject(raw) || this.slots.size === 0 || this.closed
         ? checkSafely(this.inline, raw)
         : await new Promise<CheckOutcome>((resolve) => {
-            if (this.singles.length === 0) setImmediate(() => this.sendSingles());
+            // The rest of this turn's submissions join it before the first message goes.
+            if (this.singles.length === 0) setImmediate(() => this.pump());
             this.singles.push({ raw, resolve });
           });
     return outcome.ok
@@ -155,21 +159,15 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       : E.left(outcome.failure);
   }
 
-  private sendSingles(): void {
-    const singles = this.singles;
-    this.singles = [];
-    // Spread over every worker (two chunks each), so no submission waits behind a long chunk.
-    const size = Math.min(MAX_SINGLES_PER_CHUNK, Math.ceil(singles.length / (Math.max(1, this.slots.size) * PIPELINE_DEPTH)));
-    for (let start = 0; start < singles.length; start += size) {
-      const chunk = singles.slice(start, start + size);
-      this.queue.push({
-        id: this.nextId++,
-        mode: 'check',
-        envelopes: chunk.map((s) => s.raw),
-        done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!)),
-      });
-    }
-    this.pump();
+  /** The next `size` waiting submissions as one job. */
+  private takeSingles(size: number): Job {
+    const chunk = this.singles.splice(0, size);
+    return {
+      id: this.nextId++,
+      mode: 'check',
+      envelopes: chunk.map((s) => s.raw),
+      done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!)),
+    };
   }
 
   /** Terminates the workers. Chunks still in flight are finished inline; later batches run inline. */
@@ -229,19 +227,27 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
     });
   }
 
-  /** Hands queued chunks to ready workers, round-robin, PIPELINE_DEPTH each at most. */
+  /**
+   * Hands work to ready workers, round-robin, PIPELINE_DEPTH messages each at most: waiting
+   * submissions first, spread over the room there is, then queued batch chunks.
+   */
   private pump(): void {
     if (this.slots.size === 0) {
       for (const job of this.queue.splice(0)) this.runInline(job);
+      if (this.singles.length > 0) this.runInline(this.takeSingles(this.singles.length));
       return;
     }
     const ready = [...this.slots].filter((slot) => slot.ready);
+    const room = ready.reduce((sum, slot) => sum + Math.max(0, PIPELINE_DEPTH - slot.inFlight.size), 0);
+    const singlesPerMessage = Math.min(MAX_SINGLES_PER_CHUNK, Math.ceil(this.singles.length / Math.max(1, room)));
     let posted = true;
-    while (posted && this.queue.length > 0) {
+    while (posted && (this.singles.length > 0 || this.queue.length > 0)) {
       posted = false;
       for (const slot of ready) {
-        if (slot.inFlight.size >= PIPELINE_DEPTH || this.queue.length === 0) continue;
-        this.post(slot, this.queue.shift()!);
+        if (slot.inFlight.size >= PIPELINE_DEPTH) continue;
+        const job = this.singles.length > 0 ? this.takeSingles(singlesPerMessage) : this.queue.shift();
+        if (job === undefined) break;
+        this.post(slot, job);
         posted = true;
       }
     }

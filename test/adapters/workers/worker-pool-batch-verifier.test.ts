@@ -170,3 +170,24 @@ test('after close, single checks run inline', async (t) => {
   const outcome = await pool.check(large[0]);
   t.is(outcome._tag, 'Right');
 });
+
+test('a submission checked while batches are queued goes before their waiting chunks', async (t) => {
+  // One worker answers its messages in order, so the order of the answers is the order in
+  // which the pool sent the work.
+  const pool = await WorkerPoolBatchVerifier.create({ size: 1 });
+  try {
+    const first = pool.verifyMany(large);
+    let secondDone = false;
+    const second = pool.verifyMany(large).then((reports) => {
+      secondDone = true;
+      return reports;
+    });
+    const checked = await pool.check(large[0]);
+    t.false(secondDone, 'the submission waited behind every queued chunk');
+    t.true(checked._tag === 'Right');
+    t.is((await first).length, large.length);
+    t.is((await second).length, large.length);
+  } finally {
+    await pool.close();
+  }
+});
