@@ -58,9 +58,17 @@ export function deviceCounts(proofs: readonly InsertedProof[]): DeviceCount[] {
 
 /** The upsert of `rows` devices' counts; `least`/`greatest` are the dialect's two-argument min/max. */
 export function deviceUpsertSql(rows: number, least: string, greatest: string): string {
-  return `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count)
+  return `insert into devices (${DEVICE_UPSERT_COLUMNS})
        values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
-       on conflict (wallet, device_id) do update set
+       ${deviceUpsertConflict(least, greatest)}`;
+}
+
+/** The columns `deviceUpsertSql` (and the SQLite writer's trigger) insert, in order. */
+export const DEVICE_UPSERT_COLUMNS = 'wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count';
+
+/** How a device's new share of proofs (`excluded`) adds to its stored figures. */
+export function deviceUpsertConflict(least: string, greatest: string): string {
+  return `on conflict (wallet, device_id) do update set
          proof_count = devices.proof_count + excluded.proof_count,
          first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
          last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),

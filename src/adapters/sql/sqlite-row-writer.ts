@@ -1,6 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { DEFAULT_BUSY_TIMEOUT_MS, sqlitePragmas } from './database.js';
-import { deviceCounts, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
+import { DEVICE_ID_MAX, isDeviceId } from '../../domain/fleet/device.js';
+import { DEVICE_UPSERT_COLUMNS, deviceCounts, deviceUpsertConflict, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
 import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
 import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
@@ -19,16 +20,23 @@ export interface SqliteRowWriterOptions {
 }
 
 /**
- * The proof write transaction (see insertBatch) straight on a node-sqlite3 connection, for the
- * writer thread. Knex rebuilt the SQL of every batch and SQLite compiled it again each time;
- * here each statement text (one per row count) is prepared once and kept, and the values are
- * bound as they are. At idle that halves the cost of a batch; under load it is what decides
- * how many proofs per second the one SQLite writer can take.
+ * The proof write transaction (insertBatch's effects) straight on a node-sqlite3 connection,
+ * for the writer thread. Knex rebuilt the SQL of every batch and SQLite compiled it again each
+ * time; here each statement text (one per row count) is prepared once and kept, and the values
+ * are bound as they are.
  *
- * Transactions begin IMMEDIATE: they take SQLite's write lock first (waiting up to the busy
- * timeout while the registry's main connection writes) rather than failing to upgrade a read
- * later. One transaction runs at a time; later writes wait their turn. The WAL is checkpointed
- * in the background, on a second connection (see wal-checkpointer.ts), not inside a commit.
+ * Each statement is a trip through libuv's thread pool and back, and under load those trips,
+ * not SQLite, made most of a batch's time. So a batch is a single INSERT … RETURNING: in
+ * SQLite one statement is a transaction of its own, and a TEMP trigger on this connection
+ * (AFTER_INSERT_TRIGGER) stores each new proof's topics and counts it for its device inside
+ * that statement. Measured on 12-proof batches: 2.0–2.5 ms a batch instead of 3.3–4.1 ms,
+ * and a third less CPU. The explicit BEGIN IMMEDIATE … COMMIT remains for the rare batch
+ * that needs more than that one statement.
+ *
+ * A write statement takes SQLite's write lock as it starts (waiting up to the busy timeout
+ * while the registry's main connection writes), so it never fails to upgrade a read later.
+ * One batch runs at a time; later writes wait their turn. The WAL is checkpointed in the
+ * background, on a second connection (see wal-checkpointer.ts), not inside a commit.
  */
 export class SqliteRowWriter implements RowWriter {
   private readonly prepared = new Map<string, sqlite3.Statement>();
@@ -49,7 +57,7 @@ export class SqliteRowWriter implements RowWriter {
     });
     const writer = new SqliteRowWriter(db, new WalCheckpointer(checkpointConnection, options.checkpoint));
     try {
-      await writer.exec(`${sqlitePragmas(busyTimeoutMs)};\nPRAGMA wal_autocheckpoint = 0`);
+      await writer.exec(`${sqlitePragmas(busyTimeoutMs)};\nPRAGMA wal_autocheckpoint = 0;\n${AFTER_INSERT_TRIGGER}`);
       await new Promise<void>((resolve, reject) =>
         checkpointConnection.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`, (err) => (err ? reject(err) : resolve())),
       );
@@ -81,33 +89,30 @@ export class SqliteRowWriter implements RowWriter {
 
   private async transaction(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
     await this.checkpointer.beforeTransaction(this.db);
-    await this.exec('BEGIN IMMEDIATE');
-    try {
-      const outcomes = await this.insert(batch);
-      await this.exec('COMMIT');
-      this.checkpointer.committed();
-      return outcomes;
-    } catch (err) {
-      await this.exec('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
-  }
-
-  /** insertBatch's steps: proofs, stored copies of the duplicates, topics, devices. */
-  private async insert(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
     const unique = firstOfEachProof(batch);
+    // Almost every batch is one INSERT, a transaction by itself: the triggers add its topics
+    // and device counts inside that statement. Only a batch over one statement's rows, or with
+    // device ids the triggers leave to this code, needs an explicit transaction.
+    const explicit = unique.length > ROWS_PER_STATEMENT || unique.some((p) => countedHere(p.row.robot_id));
     const ids = new Map<string, number>();
-    for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) {
-      const inserted = await this.all<{ id: number; wallet: string; proof_id: string }>(
-        `insert into proofs (${NEW_ROW_COLUMNS.join(', ')}) values ${placeholders(chunk.length, NEW_ROW_COLUMNS.length)}
-         on conflict (wallet, proof_id) do nothing returning id, wallet, proof_id`,
-        chunk.flatMap((p) => NEW_ROW_COLUMNS.map((c): Value => p.row[c])),
-      );
-      for (const r of inserted) ids.set(proofKey(r), r.id);
+    if (!explicit) {
+      for (const r of await this.insertProofs(unique)) ids.set(proofKey(r), r.id);
+    } else {
+      await this.exec('BEGIN IMMEDIATE');
+      try {
+        for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) for (const r of await this.insertProofs(chunk)) ids.set(proofKey(r), r.id);
+        const fresh = unique.filter((p) => ids.has(proofKey(p.row)) && countedHere(p.row.robot_id)).map((p) => p.row);
+        for (const chunk of chunks(deviceCounts(fresh), ROWS_PER_STATEMENT)) await this.all(deviceUpsertSql(chunk.length, 'min', 'max'), deviceUpsertValues(chunk));
+        await this.exec('COMMIT');
+      } catch (err) {
+        await this.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
     }
-    const fresh = unique.filter((p) => ids.has(proofKey(p.row)));
+    this.checkpointer.committed();
+    // Read after the commit: a stored proof is never changed nor deleted, so this is the copy
+    // that made the insert a no-op.
     const duplicates = unique.filter((p) => !ids.has(proofKey(p.row)));
-
     const existing: NewProofRow[] = [];
     for (const chunk of chunks(duplicates, ROWS_PER_STATEMENT)) {
       existing.push(
@@ -117,15 +122,16 @@ export class SqliteRowWriter implements RowWriter {
         )),
       );
     }
-    const topics = fresh.flatMap((p) => p.topics.map((topic): Value[] => [ids.get(proofKey(p.row))!, p.row.wallet, topic]));
-    for (const chunk of chunks(topics, ROWS_PER_STATEMENT)) {
-      await this.all(`insert into proof_topics (proof_pk, wallet, topic) values ${placeholders(chunk.length, 3)}`, chunk.flat());
-    }
-    // Devices move with the proofs actually inserted, in this same transaction.
-    for (const chunk of chunks(deviceCounts(fresh.map((p) => p.row)), ROWS_PER_STATEMENT)) {
-      await this.all(deviceUpsertSql(chunk.length, 'min', 'max'), deviceUpsertValues(chunk));
-    }
     return outcomesInOrder(batch, new Set(ids.keys()), existing);
+  }
+
+  /** One INSERT … ON CONFLICT DO NOTHING of up to ROWS_PER_STATEMENT rows; the rows it inserted. */
+  private insertProofs(rows: readonly PendingRow[]): Promise<Array<{ id: number; wallet: string; proof_id: string }>> {
+    return this.all(
+      `insert into proofs (${NEW_ROW_COLUMNS.join(', ')}) values ${placeholders(rows.length, NEW_ROW_COLUMNS.length)}
+       on conflict (wallet, proof_id) do nothing returning id, wallet, proof_id`,
+      rows.flatMap((p) => NEW_ROW_COLUMNS.map((c): Value => p.row[c])),
+    );
   }
 
   private all<T>(sql: string, values: readonly Value[]): Promise<T[]> {
@@ -151,6 +157,29 @@ export class SqliteRowWriter implements RowWriter {
   private exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => this.db.exec(sql, (err) => (err ? reject(err) : resolve())));
   }
+}
+
+/**
+ * Runs inside each INSERT of the writer's connection, once per proof it inserts (never for one
+ * the conflict clause skipped): the proof's distinct topics go into proof_topics, and its
+ * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them. TEMP: it lives
+ * on this connection only, so the schema, the other connections and PostgreSQL do not change.
+ *
+ * A device id is 1 to DEVICE_ID_MAX UTF-16 code units (isDeviceId). SQL cannot count those,
+ * so the trigger takes the ids of 1 to DEVICE_ID_MAX UTF-8 bytes, which all qualify (a code
+ * unit takes at least one byte), and the writer counts the longer ones itself (countedHere).
+ */
+const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_and_devices after insert on main.proofs begin
+  insert into main.proof_topics (proof_pk, wallet, topic) select distinct new.id, new.wallet, value from json_each(new.topics);
+  insert into main.devices (${DEVICE_UPSERT_COLUMNS})
+    select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
+    where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX}
+    ${deviceUpsertConflict('min', 'max')};
+end`;
+
+/** A device id the trigger leaves to the writer: more than DEVICE_ID_MAX bytes, yet a device id. */
+function countedHere(robotId: string | null): boolean {
+  return robotId !== null && Buffer.byteLength(robotId, 'utf8') > DEVICE_ID_MAX && isDeviceId(robotId);
 }
 
 function connect(filename: string): Promise<sqlite3.Database> {

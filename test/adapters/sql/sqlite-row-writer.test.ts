@@ -1,10 +1,10 @@
 import test from 'ava';
 import type { Database } from '../../../src/adapters/sql/database.js';
-import type { PendingRow } from '../../../src/adapters/sql/proof-batch-writer.js';
+import { InlineRowWriter, type PendingRow } from '../../../src/adapters/sql/proof-batch-writer.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
 import { SqliteRowWriter, type SqliteRowWriterOptions } from '../../../src/adapters/sql/sqlite-row-writer.js';
 import { withSqliteFile } from '../../support/databases.js';
-import { aProofRecord, WALLET_A } from '../../support/mothers.js';
+import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
 // The writer thread's SQLite writer, on its own: what the ProofStore contract cannot see
 // through the thread (rollback of a failed batch, the WAL kept in check).
@@ -78,4 +78,53 @@ test('the WAL is checkpointed in the background and started over once it passes 
     const grown = await walFrames(db);
     t.true(kept * 4 < grown, `WAL frames with checkpoints ${kept}, without ${grown}`);
   });
+});
+
+/** proof_topics and devices as (proof, topic) and (device, figures) rows, in a fixed order. */
+async function derivedRows(db: Database): Promise<{ topics: unknown[]; devices: unknown[] }> {
+  const topics = await db.knex('proof_topics').join('proofs', 'proofs.id', 'proof_topics.proof_pk').select('proofs.wallet', 'proofs.proof_id', 'proof_topics.wallet as topic_wallet', 'topic').orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
+  const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
+  return { topics, devices };
+}
+
+test('topics and device counts come out as the Knex writer makes them, odd ids and topics included', async (t) => {
+  // Device ids at the edges of 128 UTF-16 code units, in bytes and in characters: 64 emoji
+  // (128 units, 256 bytes: a device the writer counts itself), 65 emoji (130 units: none),
+  // NUL characters, an empty id, no id at all. Topics with quotes, NUL and emoji.
+  const robots = ['arm-1', '\u{1F916}'.repeat(64), '\u{1F916}'.repeat(65), 'x'.repeat(128), 'x'.repeat(129), '\u0000'.repeat(128), 'a\u0000b', '', undefined, 'é'.repeat(128)];
+  const topics = ['nav/pose', `it's "quoted"`, 'nul\u0000topic', 'robot \u{1F916}', 'nav/pose'];
+  const row = (i: number, wallet: string): PendingRow => {
+    const robotId = robots[i % robots.length];
+    const record = aProofRecord(wallet, { taskId: `task-${i}`, ...(robotId !== undefined ? { robotId } : {}), topics: topics.slice(i % 3) }, 1_800_000_000_000 + i * 1000);
+    return { row: toRow(record), topics: [...new Set(record.topics)] };
+  };
+  const all = Array.from({ length: 40 }, (_, i) => row(i, i % 2 === 0 ? WALLET_A : WALLET_B));
+  // Repeats inside a batch and across batches, and one batch over a single statement's 500 rows.
+  const batches = [all.slice(0, 10), [...all.slice(5, 20), all[6]!], all.slice(20, 40), Array.from({ length: 520 }, (_, i) => row(100 + i, WALLET_A))];
+
+  const viaTrigger = await withSqliteFile(async (db, file) => {
+    const writer = await SqliteRowWriter.open(file);
+    const outcomes = [];
+    for (const batch of batches) outcomes.push(await writer.write(batch));
+    await writer.close();
+    return { outcomes, rows: await derivedRows(db) };
+  });
+  const viaKnex = await withSqliteFile(async (db) => {
+    const writer = new InlineRowWriter(db.knex);
+    const outcomes = [];
+    // Knex's multi-row insert stops at 500 rows; the registry's batches stop at 200.
+    for (const batch of batches) {
+      const parts = [];
+      for (let i = 0; i < batch.length; i += 200) parts.push(...(await writer.write(batch.slice(i, i + 200))));
+      outcomes.push(parts);
+    }
+    return { outcomes, rows: await derivedRows(db) };
+  });
+  t.deepEqual(viaTrigger.outcomes, viaKnex.outcomes);
+  t.deepEqual(viaTrigger.rows, viaKnex.rows);
+  // The comparison is not empty: every device id the rule accepts was counted.
+  const ids = (viaKnex.rows.devices as Array<{ device_id: string }>).map((d) => d.device_id);
+  t.true(ids.includes('\u{1F916}'.repeat(64)) && ids.includes('\u0000'.repeat(128)) && ids.includes('a\u0000b') && ids.includes('é'.repeat(128)));
+  t.false(ids.includes('\u{1F916}'.repeat(65)) || ids.includes('x'.repeat(129)) || ids.includes(''));
+  t.true((viaKnex.rows.topics as Array<{ topic: string }>).some((r) => r.topic === 'nul\u0000topic'));
 });
