@@ -19,7 +19,9 @@ export class MemoryProofStore implements ProofStore {
     if (!proofs) this.byWallet.set(record.wallet, (proofs = new Map()));
     const existing = proofs.get(record.proofId);
     if (existing) return { stored: false, record: existing };
-    const copy = structuredClone(record);
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    const { envelopeJson, ...kept } = record;
+    const copy = structuredClone(kept);
     proofs.set(record.proofId, copy);
     this.listener?.proofStored(copy);
     return { stored: true, record: structuredClone(copy) };

@@ -58,7 +58,7 @@ export function toRow(record: ProofRecord): NewProofRow {
     topics: JSON.stringify(record.topics),
     search_text: record.searchText,
     // Serialized once, here, and never re-serialized: what is stored is what is served.
-    envelope: JSON.stringify(record.envelope),
+    envelope: record.envelopeJson ?? JSON.stringify(record.envelope),
   };
 }
 

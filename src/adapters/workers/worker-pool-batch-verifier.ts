@@ -34,11 +34,20 @@ export interface WorkerPoolOptions {
 
 type Job =
   | { readonly id: number; readonly mode: 'report'; readonly envelopes: readonly unknown[]; readonly done: (results: readonly VerificationReport[]) => void }
-  | { readonly id: number; readonly mode: 'check'; readonly envelopes: readonly unknown[]; readonly done: (results: readonly CheckOutcome[]) => void };
+  | CheckJob;
+
+/** Submissions' checks; `texts` are the envelopes' JSON texts once the JSON transport made them. */
+interface CheckJob {
+  readonly id: number;
+  readonly mode: 'check';
+  readonly envelopes: readonly unknown[];
+  texts?: readonly string[];
+  readonly done: (results: readonly CheckOutcome[]) => void;
+}
 
 interface Single {
   readonly raw: unknown;
-  readonly resolve: (outcome: CheckOutcome) => void;
+  readonly resolve: (outcome: CheckOutcome, envelopeJson: string | undefined) => void;
 }
 
 interface Slot {
@@ -146,28 +155,30 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
    * value for a parsed body.
    */
   async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
-    const outcome =
+    const [outcome, envelopeJson] =
       !isPlainObject(raw) || this.slots.size === 0 || this.closed
-        ? checkSafely(this.inline, raw)
-        : await new Promise<CheckOutcome>((resolve) => {
+        ? [checkSafely(this.inline, raw), undefined]
+        : await new Promise<[CheckOutcome, string | undefined]>((resolve) => {
             // The rest of this turn's submissions join it before the first message goes.
             if (this.singles.length === 0) setImmediate(() => this.pump());
-            this.singles.push({ raw, resolve });
+            this.singles.push({ raw, resolve: (o, json) => resolve([o, json]) });
           });
-    return outcome.ok
-      ? E.right({ proofId: outcome.proofId, envelope: raw as ProofEnvelope, createdAtMs: outcome.createdAtMs })
-      : E.left(outcome.failure);
+    if (!outcome.ok) return E.left(outcome.failure);
+    // The text the worker checked is JSON.stringify(raw): kept, it is what gets stored.
+    const verified = { proofId: outcome.proofId, envelope: raw as ProofEnvelope, createdAtMs: outcome.createdAtMs };
+    return E.right(envelopeJson === undefined ? verified : { ...verified, envelopeJson });
   }
 
   /** The next `size` waiting submissions as one job. */
   private takeSingles(size: number): Job {
     const chunk = this.singles.splice(0, size);
-    return {
+    const job: CheckJob = {
       id: this.nextId++,
       mode: 'check',
       envelopes: chunk.map((s) => s.raw),
-      done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!)),
+      done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!, job.texts?.[i])),
     };
+    return job;
   }
 
   /** Terminates the workers. Chunks still in flight are finished inline; later batches run inline. */
@@ -261,10 +272,15 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
 
   private post(slot: Slot, job: Job): void {
     try {
-      const request: ChunkRequest =
-        this.options.transport === 'json'
-          ? { id: job.id, mode: job.mode, json: JSON.stringify(job.envelopes) }
-          : { id: job.id, mode: job.mode, envelopes: job.envelopes };
+      let request: ChunkRequest;
+      if (this.options.transport === 'clone') request = { id: job.id, mode: job.mode, envelopes: job.envelopes };
+      else if (job.mode === 'report') request = { id: job.id, mode: job.mode, json: JSON.stringify(job.envelopes) };
+      else {
+        // One text per envelope (each a plain object, so each has one), joined into the array's.
+        const texts = job.envelopes.map((envelope) => JSON.stringify(envelope));
+        request = { id: job.id, mode: job.mode, json: `[${texts.join(',')}]` };
+        job.texts = texts;
+      }
       slot.worker.postMessage(request);
     } catch {
       // Not JSON (a BigInt, a cycle, a throwing getter) or not cloneable: inline gives each its report.

@@ -20,9 +20,11 @@ export interface ProofRecord {
   /** Lower-cased task/robot/run ids and meta values, one per line, for `text` search. */
   readonly searchText: string;
   readonly envelope: ProofEnvelope;
+  /** `JSON.stringify(envelope)` when it is already known (see VerifiedProof); never anything else. */
+  readonly envelopeJson?: string;
 }
 
-export type ProofSummary = Omit<ProofRecord, 'envelope' | 'searchText'>;
+export type ProofSummary = Omit<ProofRecord, 'envelope' | 'envelopeJson' | 'searchText'>;
 
 /** Builds the record for a proof that passed verification. Pure: time comes in as `receivedAtMs`. */
 export function toProofRecord(verified: VerifiedProof, wallet: string, receivedAtMs: number): ProofRecord {
@@ -47,6 +49,7 @@ export function toProofRecord(verified: VerifiedProof, wallet: string, receivedA
     eventCount: events.length,
     searchText: words.join('\n').toLowerCase(),
     envelope: verified.envelope,
+    ...(verified.envelopeJson !== undefined ? { envelopeJson: verified.envelopeJson } : {}),
   };
 }
 
@@ -64,6 +67,6 @@ function metaStrings(meta: unknown, out: string[] = [], budget = { left: 200 }):
 
 export function toSummary(record: ProofRecord): ProofSummary {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { envelope, searchText, ...summary } = record;
+  const { envelope, envelopeJson, searchText, ...summary } = record;
   return summary;
 }

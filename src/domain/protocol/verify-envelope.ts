@@ -16,6 +16,11 @@ export interface VerifiedProof {
   readonly proofId: string;
   readonly envelope: ProofEnvelope;
   readonly createdAtMs: number;
+  /**
+   * `JSON.stringify(envelope)`, when the checker already had it (a worker pool sends
+   * envelopes as JSON text): the text that is stored, so it is not serialized twice.
+   */
+  readonly envelopeJson?: string;
 }
 
 const NOT_UNICODE = (path: string): ProofFailure => ({

@@ -191,3 +191,13 @@ test('a submission checked while batches are queued goes before their waiting ch
     await pool.close();
   }
 });
+
+test.serial('a submission checked by a worker carries the JSON text it was sent as, for storing', async (t) => {
+  const envelopes = large.slice(0, 12).filter((_, i) => i % 7 !== 3);
+  const outcomes = await Promise.all(envelopes.map((raw) => shared.check(raw)));
+  outcomes.forEach((outcome, i) => {
+    if (outcome._tag !== 'Right') return t.fail(`envelope ${i} did not verify`);
+    t.is(outcome.right.envelopeJson, JSON.stringify(envelopes[i]));
+    t.true(outcome.right.envelope === envelopes[i], "the stored envelope is the caller's own object");
+  });
+});
