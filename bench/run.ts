@@ -63,7 +63,7 @@ const pct = (a: number, b: number) => `${fmt((100 * a) / b)}%`;
 
 async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, ${CONNECTIONS} connections`);
-  const maxCount = Math.ceil(DURATION_S * 6_000);
+  const maxCount = Math.ceil(DURATION_S * 8_000);
   const bodies = { max: makeBodies(maxCount, 1), fixed: makeBodies(DURATION_S * 520, 2) };
 
   const ceilingServer = await startChildServer('./servers/ceiling-server.ts');
