@@ -50,7 +50,7 @@ export interface VerificationReport {
   readonly checks: Readonly<Record<CheckName, CheckStatus>>;
 }
 
-export function toReport(result: E.Either<ProofFailure, VerifiedProof>): VerificationReport {
+export function toReport(result: E.Either<ProofFailure, Pick<VerifiedProof, 'proofId'>>): VerificationReport {
   const failedAt = isRight(result) ? -1 : CHECKS.indexOf(checkOf(result.left));
   const checks = Object.fromEntries(
     CHECKS.map((name, i) => [name, failedAt === -1 || i < failedAt ? 'passed' : i === failedAt ? 'failed' : 'skipped']),

@@ -38,6 +38,11 @@ export function checkSafely(protocol: ProofProtocol, raw: unknown): CheckOutcome
     : { ok: false, failure: result.left };
 }
 
+/** The report of a check outcome: what `protocol.verify` returns for the same envelope. */
+export function reportOf(outcome: CheckOutcome): VerificationReport {
+  return toReport(outcome.ok ? E.right({ proofId: outcome.proofId }) : E.left(outcome.failure));
+}
+
 /**
  * Verifies on the calling thread, one envelope after another. For small batches, where
  * handing envelopes to a worker costs more than verifying them, and for tests. It blocks the

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createProofProtocol } from '../../index.js';
-import { checkSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
+import { checkSafely } from '../crypto/inline-batch-verifier.js';
 import type { ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
 
 /**
@@ -19,7 +19,9 @@ port.on('message', (request: ChunkRequest) => {
   let reply: WorkerReply;
   try {
     const envelopes = 'json' in request ? (JSON.parse(request.json) as unknown[]) : request.envelopes;
-    const results = request.mode === 'check' ? envelopes.map((raw) => checkSafely(protocol, raw)) : envelopes.map((raw) => verifySafely(protocol, raw));
+    // Check outcomes for both modes: far smaller to send back than reports, which the pool
+    // builds from them (a report is toReport of the check).
+    const results = envelopes.map((raw) => checkSafely(protocol, raw));
     reply = { type: 'done', id: request.id, results };
   } catch (error) {
     reply = { type: 'failed', id: request.id, error: error instanceof Error ? error.message : String(error) };

@@ -9,7 +9,7 @@ import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import { createProofProtocol, type ProofProtocolOptions } from '../../index.js';
-import { checkSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
+import { checkSafely, reportOf, verifySafely } from '../crypto/inline-batch-verifier.js';
 import { siblingScript, spawnWorker } from './spawn-worker.js';
 import type { CheckOutcome, ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
 
@@ -273,12 +273,12 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
   private post(slot: Slot, job: Job): void {
     try {
       let request: ChunkRequest;
-      if (this.options.transport === 'clone') request = { id: job.id, mode: job.mode, envelopes: job.envelopes };
-      else if (job.mode === 'report') request = { id: job.id, mode: job.mode, json: JSON.stringify(job.envelopes) };
+      if (this.options.transport === 'clone') request = { id: job.id, envelopes: job.envelopes };
+      else if (job.mode === 'report') request = { id: job.id, json: JSON.stringify(job.envelopes) };
       else {
         // One text per envelope (each a plain object, so each has one), joined into the array's.
         const texts = job.envelopes.map((envelope) => JSON.stringify(envelope));
-        request = { id: job.id, mode: job.mode, json: `[${texts.join(',')}]` };
+        request = { id: job.id, json: `[${texts.join(',')}]` };
         job.texts = texts;
       }
       slot.worker.postMessage(request);
@@ -297,10 +297,10 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
   }
 }
 
-/** Hands a worker's answer to its job; the job's mode decided what the worker computed. */
-function settle(job: Job, results: readonly VerificationReport[] | readonly CheckOutcome[]): void {
-  if (job.mode === 'report') job.done(results as readonly VerificationReport[]);
-  else job.done(results as readonly CheckOutcome[]);
+/** Hands a worker's check outcomes to its job: made into reports for a batch verify, as they are for submissions. */
+function settle(job: Job, results: readonly CheckOutcome[]): void {
+  if (job.mode === 'report') job.done(results.map(reportOf));
+  else job.done(results);
 }
 
 /** Only plain objects can be envelopes; everything else fails the shape check at once. */
