@@ -1,10 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export interface ChildServer {
   readonly url: string;
   readonly info: Record<string, unknown>;
+  /** CPU seconds the server process has used so far, all its threads (Linux: /proc); null elsewhere. */
+  cpuSeconds(): number | null;
   stop(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function startChildServer(script: string, env: Record<string, strin
   return {
     url: info.url,
     info,
+    cpuSeconds: () => processCpuSeconds(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -36,4 +40,40 @@ export async function startChildServer(script: string, env: Record<string, strin
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** utime + stime of a process, all threads, from /proc/<pid>/stat; null where there is no /proc. */
+export function processCpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** The unit of /proc's CPU times (USER_HZ), as `getconf CLK_TCK` reports it; 100 where it cannot. */
+const CLOCK_TICKS = (() => {
+  try {
+    const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    return ticks > 0 ? ticks : 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** Busy and total time of the whole machine so far, from the first line of /proc/stat; null elsewhere. */
+export function machineTimes(): { busy: number; total: number } | null {
+  try {
+    const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    // user nice system idle iowait irq softirq steal …: idle and iowait are the idle part.
+    const ticks = values.slice(0, 8).map(Number);
+    const total = ticks.reduce((sum, t) => sum + t, 0);
+    return { busy: total - ticks[3]! - ticks[4]!, total };
+  } catch {
+    return null;
+  }
 }

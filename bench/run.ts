@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
 import { benchBatchVerify } from './batch-verify.js';
-import { startChildServer } from './child-server.js';
+import { machineTimes, startChildServer, type ChildServer } from './child-server.js';
 import { benchFleetOverview } from './fleet-overview.js';
 import { load, type LoadFigures } from './http-load.js';
 import { createApiKey, fundWallet } from './provision.js';
@@ -40,8 +40,36 @@ async function freshPostgresDatabase(): Promise<string> {
 }
 
 interface SubmitFigures {
-  readonly max: LoadFigures;
+  readonly max: CostedFigures;
   readonly at500: LoadFigures;
+}
+
+/** A load run with what it cost: CPU per request of the server process and of the load generator, and how busy the machine was. */
+interface CostedFigures extends LoadFigures {
+  readonly serverCpuUs: number | null;
+  readonly loadCpuUs: number;
+  readonly machineBusy: number | null;
+}
+
+/**
+ * Runs `run` and reads CPU time around it: the server process (all its threads, from /proc),
+ * this process (autocannon), and the whole machine (which also counts PostgreSQL's processes).
+ */
+async function costed(server: ChildServer, run: () => Promise<LoadFigures>): Promise<CostedFigures> {
+  const server0 = server.cpuSeconds();
+  const machine0 = machineTimes();
+  const own0 = process.cpuUsage();
+  const figures = await run();
+  const own = process.cpuUsage(own0);
+  const server1 = server.cpuSeconds();
+  const machine1 = machineTimes();
+  const perRequestUs = (seconds: number) => (seconds * 1e6) / Math.max(1, figures.total);
+  return {
+    ...figures,
+    serverCpuUs: server0 !== null && server1 !== null ? perRequestUs(server1 - server0) : null,
+    loadCpuUs: perRequestUs((own.user + own.system) / 1e6),
+    machineBusy: machine0 && machine1 ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total) : null,
+  };
 }
 
 async function benchSubmissions(databaseUrl: string, env: Record<string, string>, bodies: { max: string[]; fixed: string[] }): Promise<SubmitFigures> {
@@ -50,7 +78,7 @@ async function benchSubmissions(databaseUrl: string, env: Record<string, string>
   try {
     const { key } = await createApiKey(server.url, wallet, secretKey);
     const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet };
-    const max = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S });
+    const max = await costed(server, () => load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S }));
     const at500 = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.fixed, connections: CONNECTIONS, durationS: DURATION_S, rate: 500 });
     return { max, at500 };
   } finally {
@@ -67,7 +95,7 @@ async function main(): Promise<void> {
   const bodies = { max: makeBodies(maxCount, 1), fixed: makeBodies(DURATION_S * 520, 2) };
 
   const ceilingServer = await startChildServer('./servers/ceiling-server.ts');
-  const ceiling = await load({ url: ceilingServer.url, path: '/', headers: {}, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S });
+  const ceiling = await costed(ceilingServer, () => load({ url: ceilingServer.url, path: '/', headers: {}, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S }));
   await ceilingServer.stop();
 
   const dir = mkdtempSync(join(tmpdir(), 'registry-bench-'));
@@ -83,15 +111,20 @@ async function main(): Promise<void> {
   const fleetSqlite = await benchFleetOverview('sqlite');
   const fleetPostgres = await benchFleetOverview('postgres');
 
-  const row = (name: string, f: LoadFigures, note = '') =>
-    `| ${name} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} | ${note} |`;
-  console.log('\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling |');
-  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  const cost = (f: LoadFigures | CostedFigures) =>
+    'loadCpuUs' in f
+      ? `${f.serverCpuUs === null ? 'n/a' : fmt(f.serverCpuUs)} | ${fmt(f.loadCpuUs)} | ${f.machineBusy === null ? 'n/a' : pct(f.machineBusy, 1)}`
+      : ' | | ';
+  const row = (name: string, f: LoadFigures | CostedFigures, note = '') =>
+    `| ${name} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} | ${note} | ${cost(f)} |`;
+  console.log('\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling | server CPU µs/req | load generator CPU µs/req | machine busy |');
+  console.log('| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
   console.log(row('ceiling: bare node:http, parse + verify', ceiling, '100%'));
   console.log(row('registry on SQLite, max rate', sqlite.max, pct(sqlite.max.requestsPerSec, ceiling.requestsPerSec)));
   console.log(row('registry on SQLite, 500 req/s', sqlite.at500));
   console.log(row('registry on PostgreSQL, max rate', postgres.max, pct(postgres.max.requestsPerSec, ceiling.requestsPerSec)));
   console.log(row('registry on PostgreSQL, 500 req/s', postgres.at500));
+  console.log('\nCPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.');
   console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');
   console.log('| --- | ---: | --- |');
   console.log(`| raw node:crypto Ed25519 verify, all cores | ${fmt(batch.rawVerifyPerSec)} | 100% |`);
