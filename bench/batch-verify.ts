@@ -15,7 +15,7 @@ import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
  */
 const BATCH = 1_000; // PROTOCOL.md's largest batch
 const DEVICES = 16; // a fleet reuses few keys: KeyObject caches hit, as in production
-const ROUNDS = 7;
+const ROUNDS = 15;
 
 export interface BatchVerifyFigures {
   /** Ed25519 alone through node:crypto (OpenSSL), every core: the target's yardstick. */
@@ -26,37 +26,45 @@ export interface BatchVerifyFigures {
   readonly poolPerSec: number;
 }
 
+/**
+ * The four contenders take turns, one batch each per round (two warm-up rounds, then
+ * ROUNDS), and each figure is the median of its rounds: this machine's speed drifts within
+ * a minute, and measuring the yardstick and the pool side by side keeps the drift out of
+ * their ratio. The median, because other processes on a shared machine make single rounds
+ * jump.
+ */
 export async function benchBatchVerify(): Promise<BatchVerifyFigures> {
   const envelopes = Array.from({ length: BATCH }, (_, i) =>
     anEnvelope({ taskId: `task-${i}`, events: twoKilobyteEvents(undefined, i), seed: i % DEVICES }),
   );
-  const rawVerifyPerSec = await rawVerifyRate(envelopes, RAW_WORKER);
-  const rawSodiumPerSec = await rawVerifyRate(envelopes, RAW_SODIUM_WORKER);
+  const raw = await startRawVerifiers(envelopes, RAW_WORKER);
+  const sodium = await startRawVerifiers(envelopes, RAW_SODIUM_WORKER);
   const inline = new InlineBatchVerifier(await createProofProtocol());
-  const inlinePerSec = await rate(() => inline.verifyMany(envelopes));
   const pool = await WorkerPoolBatchVerifier.create();
   try {
-    const poolPerSec = await rate(() => pool.verifyMany(envelopes));
-    return { rawVerifyPerSec, rawSodiumPerSec, inlinePerSec, poolPerSec };
+    const rates = { raw: [] as number[], sodium: [] as number[], inline: [] as number[], pool: [] as number[] };
+    for (let round = -2; round < ROUNDS; round++) {
+      const figures = {
+        raw: await raw.round(),
+        sodium: await sodium.round(),
+        inline: await timedBatch(() => inline.verifyMany(envelopes)),
+        pool: await timedBatch(() => pool.verifyMany(envelopes)),
+      };
+      if (round >= 0) for (const key of Object.keys(rates) as Array<keyof typeof rates>) rates[key].push(figures[key]);
+    }
+    return { rawVerifyPerSec: median(rates.raw), rawSodiumPerSec: median(rates.sodium), inlinePerSec: median(rates.inline), poolPerSec: median(rates.pool) };
   } finally {
-    await pool.close();
+    await Promise.all([raw.close(), sodium.close(), pool.close()]);
   }
 }
 
-/**
- * Median envelopes per second over ROUNDS batches, after two warm-up batches. The median,
- * because other processes on a shared machine make single rounds jump.
- */
-async function rate(batch: () => Promise<readonly { valid: boolean }[]>): Promise<number> {
-  const rates: number[] = [];
-  for (let round = -2; round < ROUNDS; round++) {
-    const start = process.hrtime.bigint();
-    const reports = await batch();
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (reports.some((r) => !r.valid)) throw new Error('benchmark proofs must all verify');
-    if (round >= 0) rates.push(reports.length / seconds);
-  }
-  return median(rates);
+/** Envelopes per second of one batch. */
+async function timedBatch(batch: () => Promise<readonly { valid: boolean }[]>): Promise<number> {
+  const start = process.hrtime.bigint();
+  const reports = await batch();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (reports.some((r) => !r.valid)) throw new Error('benchmark proofs must all verify');
+  return reports.length / seconds;
 }
 
 const median = (xs: number[]): number => {
@@ -101,17 +109,24 @@ parentPort.on('message', () => {
 parentPort.postMessage('ready');
 `;
 
-async function rawVerifyRate(envelopes: readonly ProofEnvelope[], script: string): Promise<number> {
+/** One raw-verify worker per core, each holding its share of the signatures; `round()` verifies them all once. */
+async function startRawVerifiers(envelopes: readonly ProofEnvelope[], script: string): Promise<{ round(): Promise<number>; close(): Promise<void> }> {
   const cores = availableParallelism();
   const triples = envelopes.map((e) => [e.signer_public_key_b64, e.payload.payload_hash, e.signature_b64]);
   const workers = Array.from(
     { length: cores },
     (_, w) => new Worker(script, { eval: true, workerData: triples.filter((_, i) => i % cores === w) }),
   );
+  const close = async () => void (await Promise.all(workers.map((worker) => worker.terminate())));
   try {
     await Promise.all(workers.map((worker) => once<string>(worker)));
-    const rates: number[] = [];
-    for (let round = -2; round < ROUNDS; round++) {
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    close,
+    round: async () => {
       const results = await Promise.all(
         workers.map((worker) => {
           worker.postMessage('go');
@@ -120,12 +135,9 @@ async function rawVerifyRate(envelopes: readonly ProofEnvelope[], script: string
       );
       if (results.reduce((sum, r) => sum + r.ok, 0) !== envelopes.length) throw new Error('raw verification failed');
       // The batch is done when the slowest worker is.
-      if (round >= 0) rates.push(envelopes.length / Math.max(...results.map((r) => r.seconds)));
-    }
-    return median(rates);
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
+      return envelopes.length / Math.max(...results.map((r) => r.seconds));
+    },
+  };
 }
 
 const once = <T>(worker: Worker): Promise<T> =>
