@@ -95,12 +95,14 @@ export class SqliteRowWriter implements RowWriter {
     // device ids the triggers leave to this code, needs an explicit transaction.
     const explicit = unique.length > ROWS_PER_STATEMENT || unique.some((p) => countedHere(p.row.robot_id));
     const ids = new Map<string, number>();
-    if (!explicit) {
-      for (const r of await this.insertProofs(unique)) ids.set(proofKey(r), r.id);
-    } else {
+    const insertAll = async () => {
+      for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) for (const r of await this.insertProofs(chunk)) ids.set(proofKey(r), r.id);
+    };
+    if (!explicit) await insertAll();
+    else {
       await this.exec('BEGIN IMMEDIATE');
       try {
-        for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) for (const r of await this.insertProofs(chunk)) ids.set(proofKey(r), r.id);
+        await insertAll();
         const fresh = unique.filter((p) => ids.has(proofKey(p.row)) && countedHere(p.row.robot_id)).map((p) => p.row);
         for (const chunk of chunks(deviceCounts(fresh), ROWS_PER_STATEMENT)) await this.all(deviceUpsertSql(chunk.length, 'min', 'max'), deviceUpsertValues(chunk));
         await this.exec('COMMIT');
