@@ -36,7 +36,7 @@ export interface DatabaseOptions {
 
 // Structural views of the driver connections, enough for the per-connection set-up.
 type Done = (err: Error | null, connection: unknown) => void;
-interface SqliteConnection {
+export interface SqliteConnection {
   exec(sql: string, callback: (err: Error | null) => void): void;
 }
 interface PgConnection {
@@ -58,7 +58,6 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
 async function openSqlite(filename: string, options: DatabaseOptions): Promise<Database> {
   if (filename !== SQLITE_MEMORY) await mkdir(path.dirname(filename), { recursive: true });
   const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
-  const pragmas = sqlitePragmas(busyTimeoutMs);
   const knex = knexFactory({
     client: 'sqlite3',
     connection: { filename },
@@ -72,7 +71,11 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: SqliteConnection, done: Done) => conn.exec(pragmas, (err) => done(err, conn)),
+      afterCreate: (conn: SqliteConnection, done: Done) =>
+        configureSqliteConnection(conn, busyTimeoutMs).then(
+          () => done(null, conn),
+          (err: Error) => done(err, conn),
+        ),
     },
   });
   if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', sharedUrl: null, close: () => knex.destroy() };
@@ -105,14 +108,37 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
  * during a write; synchronous=NORMAL is durable against application crashes in WAL mode and
  * only risks the last commits on power loss, in exchange for no fsync per commit.
  * foreign_keys is off by default in SQLite.
+ *
+ * The busy timeout comes first so that every later statement waits for other connections'
+ * locks. Switching a new file to WAL is the exception: SQLite answers SQLITE_BUSY at once,
+ * without calling the busy handler, when another connection holds the file at that moment
+ * (several processes starting together on a new file), so that one step is retried here
+ * until the same timeout runs out. Once a file is in WAL mode it stays so, and the switch
+ * is a no-op for every later connection.
  */
-export function sqlitePragmas(busyTimeoutMs: number): string {
-  return [
-    'PRAGMA journal_mode = WAL',
-    'PRAGMA synchronous = NORMAL',
-    `PRAGMA busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`,
-    'PRAGMA foreign_keys = ON',
-  ].join(';\n');
+export async function configureSqliteConnection(
+  conn: SqliteConnection,
+  busyTimeoutMs: number,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<void> {
+  const timeout = Math.max(0, Math.trunc(busyTimeoutMs));
+  const exec = (sql: string) => new Promise<void>((resolve, reject) => conn.exec(sql, (err) => (err ? reject(err) : resolve())));
+  await exec(`PRAGMA busy_timeout = ${timeout}`);
+  const deadline = Date.now() + timeout;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      await exec('PRAGMA journal_mode = WAL');
+      break;
+    } catch (err) {
+      if (!isSqliteBusy(err) || Date.now() + pause > deadline) throw err;
+      await sleep(pause);
+    }
+  }
+  await exec('PRAGMA synchronous = NORMAL;\nPRAGMA foreign_keys = ON');
+}
+
+function isSqliteBusy(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'SQLITE_BUSY';
 }
 
 async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<Database> {

@@ -1,5 +1,5 @@
 import sqlite3 from 'sqlite3';
-import { DEFAULT_BUSY_TIMEOUT_MS, sqlitePragmas } from './database.js';
+import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS } from './database.js';
 import { DEVICE_ID_MAX, isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceCounts, deviceUpsertConflict, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
 import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
@@ -57,7 +57,8 @@ export class SqliteRowWriter implements RowWriter {
     });
     const writer = new SqliteRowWriter(db, new WalCheckpointer(checkpointConnection, options.checkpoint));
     try {
-      await writer.exec(`${sqlitePragmas(busyTimeoutMs)};\nPRAGMA wal_autocheckpoint = 0;\n${AFTER_INSERT_TRIGGER}`);
+      await configureSqliteConnection(db, busyTimeoutMs);
+      await writer.exec(`PRAGMA wal_autocheckpoint = 0;\n${AFTER_INSERT_TRIGGER}`);
       await new Promise<void>((resolve, reject) =>
         checkpointConnection.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`, (err) => (err ? reject(err) : resolve())),
       );
