@@ -13,12 +13,22 @@ import type { TokenGate } from './token-gate.js';
 const BEARER = /^Bearer +(\S+) *$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+interface KeyDigest {
+  readonly hash: Uint8Array;
+  readonly hex: string;
+}
+
+/** Well-formed API keys whose digests are remembered (about 200 bytes each). */
+const REMEMBERED_KEYS = 4_096;
+
 /**
  * The real authenticator: the credential decides the wallet, the X-Wallet-Address header
  * must name the same wallet (it is never trusted on its own), and the wallet must pass the
  * token gate. Checks run cheapest first; each failure is a tag the HTTP edge maps to a status.
  */
 export class WalletAuthenticator implements Authenticator {
+  private readonly digests = new Map<string, KeyDigest>();
+
   constructor(
     private readonly keys: Pick<KeyStore, 'findByHash'>,
     private readonly hasher: SecretHasher,
@@ -60,9 +70,10 @@ export class WalletAuthenticator implements Authenticator {
     if (looksLikeApiKey(credential)) {
       if (!accepts.includes('api_key')) return E.left({ _tag: 'CredentialKindNotAllowed', allowed: accepts });
       // Format and checksum first: a mistyped key never reaches the store.
-      if (!isWellFormedApiKey(credential)) return E.left({ _tag: 'InvalidApiKey' });
-      const hash = this.hasher.sha256(utf8(credential));
-      const record = await this.keys.findByHash(bytesToHex(hash));
+      const digest = this.digestOf(credential);
+      if (digest === null) return E.left({ _tag: 'InvalidApiKey' });
+      const { hash, hex } = digest;
+      const record = await this.keys.findByHash(hex);
       // The lookup is by the hash of a 256-bit secret, so its timing says nothing useful; the
       // constant-time comparison makes the match itself independent of how a store compares.
       const stored = record ? hexToBytes(record.keyHash) : null;
@@ -76,5 +87,28 @@ export class WalletAuthenticator implements Authenticator {
     const claims = this.tokens.verify(credential);
     if (E.isLeft(claims)) return E.left({ _tag: claims.left });
     return E.right({ wallet: claims.right.wallet, kind: 'jwt', keyId: null });
+  }
+
+  /**
+   * The SHA-256 of a well-formed key (null for a malformed one), remembered for the keys seen
+   * last: a device sends the same key with every proof, and the base58 and checksum checks and
+   * the hash cost more than the rest of authentication. A pure function of the text, so
+   * remembering it changes no answer: whether the key exists, or was revoked, is still asked of
+   * the key store on every request.
+   */
+  private digestOf(credential: string): KeyDigest | null {
+    const known = this.digests.get(credential);
+    if (known !== undefined) return known;
+    let digest: KeyDigest | null = null;
+    if (isWellFormedApiKey(credential)) {
+      const hash = this.hasher.sha256(utf8(credential));
+      digest = { hash, hex: bytesToHex(hash) };
+    }
+    // Only well-formed keys are kept: garbage, however much of it, cannot push them out.
+    if (digest !== null) {
+      if (this.digests.size >= REMEMBERED_KEYS) this.digests.delete(this.digests.keys().next().value as string);
+      this.digests.set(credential, digest);
+    }
+    return digest;
   }
 }

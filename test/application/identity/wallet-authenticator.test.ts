@@ -2,6 +2,7 @@ import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import type { AuthRequest, CredentialKind } from '../../../src/application/ports/authenticator.js';
 import { WalletAuthenticator } from '../../../src/application/identity/wallet-authenticator.js';
+import { formatApiKey } from '../../../src/domain/identity/api-key.js';
 import { JsonwebtokenTokenIssuer } from '../../../src/adapters/jwt/jsonwebtoken-token-issuer.js';
 import { aWallet, memoryIdentity, ORIGIN, type MemoryIdentity } from '../../support/identity.js';
 
@@ -72,6 +73,33 @@ test('a well-formed key that was never issued, or was deleted, is refused at onc
   t.true(E.isRight(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address))));
   await id.deleteKey.execute({ wallet: alice.address, keyId: record.keyId });
   t.is(failureOf(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address))), 'InvalidApiKey');
+});
+
+test('a key is hashed once while it is in use; the store is still asked on every request', async (t) => {
+  const id = memoryIdentity();
+  await id.fund(alice, '50000');
+  const { key } = await withKey(id);
+  const { key: other } = await withKey(id);
+  let hashes = 0;
+  let lookups = 0;
+  const hasher = { sha256: (bytes: Uint8Array) => (hashes++, id.crypto.sha256(bytes)) };
+  const store = { findByHash: async (h: string) => (lookups++, id.keys.findByHash(h)) };
+  const authenticator = new WalletAuthenticator(store, hasher, id.tokens, id.gate, id.metrics);
+  for (let i = 0; i < 3; i++) {
+    t.true(E.isRight(await authenticator.authenticate(req(`Bearer ${key}`, alice.address))));
+    t.true(E.isRight(await authenticator.authenticate(req(`Bearer ${other}`, alice.address))));
+  }
+  t.is(hashes, 2);
+  t.is(lookups, 6);
+  // 5,000 other well-formed keys, never issued, push the first ones out: each is refused, and
+  // the first key, hashed again, still authenticates.
+  for (let i = 0; i < 5_000; i++) {
+    const stranger = formatApiKey(Uint8Array.from({ length: 32 }, (_, b) => (b < 4 ? (i >> (8 * b)) & 0xff : 7)));
+    t.is(failureOf(await authenticator.authenticate(req(`Bearer ${stranger}`, alice.address))), 'InvalidApiKey');
+  }
+  t.is(hashes, 5_002);
+  t.true(E.isRight(await authenticator.authenticate(req(`Bearer ${key}`, alice.address))));
+  t.is(hashes, 5_003);
 });
 
 test('anything else on an API-key route reads as an invalid API key; on a JWT route as an invalid token', async (t) => {
