@@ -10,11 +10,19 @@ const nacl = new TweetnaclEd25519();
 const sodium = SodiumEd25519.load();
 if (sodium === null) throw new Error('sodium-native must load where the tests run');
 
-/** One protocol per signature adapter, so protocol tests run through each. */
+/**
+ * A BLAKE3 that hashes texts only, as a Blake3 port without the optional hashBytes: checks 4
+ * and 5 then hash the canonical texts instead of the bytes made in one pass, and must judge
+ * every envelope alike.
+ */
+const textsOnly = { hashText: (text: string): string => blake3.hashText(text) };
+
+/** One protocol per signature adapter, so protocol tests run through each, and one that hashes texts. */
 export const protocols = {
   'node:crypto': new ProofProtocol(blake3, node, node),
   tweetnacl: new ProofProtocol(blake3, nacl, nacl),
   libsodium: new ProofProtocol(blake3, sodium, sodium),
+  'libsodium, hashing texts': new ProofProtocol(textsOnly, sodium, sodium),
 } as const;
 
 export const protocol = protocols['node:crypto'];

@@ -79,6 +79,67 @@ export function canonicalPayloadText(payload: Record<string, unknown>, telemetry
   return out + '}';
 }
 
+/** The canonical bytes checks 4 and 5 hash, as views of one buffer (see canonicalPayloadBytes). */
+export interface CanonicalPayloadBytes {
+  /** The canonical payload without its payload_hash member: what payload_hash is of. */
+  readonly payload: Uint8Array;
+  /** The canonical `telemetry_normalized`, a part of `payload`: what telemetry_hash is of. */
+  readonly telemetry: Uint8Array;
+}
+
+/**
+ * The UTF-8 bytes of `canonicalPayloadText(payload, canonicalText(payload.telemetry_normalized))`
+ * and of that telemetry text, made in one pass: JCS is compositional, so the canonical
+ * telemetry is the span of the payload's text where its value is written. Hashing these
+ * bytes skips making two strings that the hasher would only encode back into bytes.
+ *
+ * Null wherever either text would be null (and while another canonical call is under way):
+ * the caller then takes the texts, which say which part failed. The views are of a shared
+ * buffer, valid until the next call into this module, so hash them at once.
+ */
+export function canonicalPayloadBytes(payload: Record<string, unknown>): CanonicalPayloadBytes | null {
+  if (active) return null;
+  active = true;
+  pos = 0;
+  base = top;
+  deep = null;
+  try {
+    const names = sortedNames(Object.keys(payload));
+    let telemetryStart = -1;
+    let telemetryEnd = -1;
+    reserve(1);
+    buf[pos++] = OPEN_BRACE;
+    let first = true;
+    for (const name of names) {
+      if (name === 'payload_hash') continue;
+      const value = payload[name];
+      if (value === undefined) continue;
+      // The name as canonicalPayloadText writes it: JSON.stringify, well-formed whatever it holds.
+      writeRaw((first ? '' : ',') + JSON.stringify(name) + ':');
+      first = false;
+      const start = pos;
+      if (!write(value)) return null;
+      if (name === 'telemetry_normalized') {
+        telemetryStart = start;
+        telemetryEnd = pos;
+      }
+    }
+    if (telemetryStart < 0) return null;
+    reserve(1);
+    buf[pos++] = CLOSE_BRACE;
+    return { payload: buf.subarray(0, pos), telemetry: buf.subarray(telemetryStart, telemetryEnd) };
+  } catch {
+    return null;
+  } finally {
+    for (let i = base; i < top; i++) ancestors[i] = undefined;
+    active = false;
+    top = base;
+    deep = null;
+    if (buf.length > MAX_KEPT_BYTES) buf = new Uint8Array(INITIAL_BYTES);
+    if (ancestors.length > MAX_KEPT_ANCESTORS) ancestors.length = 0;
+  }
+}
+
 // ---- The output buffer -----------------------------------------------------------------------
 
 const INITIAL_BYTES = 16 * 1024;

@@ -5,6 +5,8 @@
 export interface Blake3 {
   /** Lowercase hex of BLAKE3-256 of the UTF-8 bytes of `text`. */
   hashText(text: string): string;
+  /** Lowercase hex of BLAKE3-256 of `bytes`. Optional: where it is missing, texts are hashed. */
+  hashBytes?(bytes: Uint8Array): string;
 }
 
 export interface SignatureVerifier {

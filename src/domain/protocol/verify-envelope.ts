@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { canonicalPayloadText, canonicalText } from './canonical.js';
+import { canonicalPayloadBytes, canonicalPayloadText, canonicalText } from './canonical.js';
 import type { Blake3, SignatureVerifier } from './crypto.js';
 import { parseRfc3339 } from './datetime.js';
 import { decodeBase64Strict, utf8 } from './encoding.js';
@@ -52,22 +52,10 @@ export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E
     }
   }
 
-  // 4. telemetry_hash. A lone surrogate has no UTF-8 form, so such a value has no canonical bytes.
-  const telemetryText = canonicalText(payload.telemetry_normalized);
-  if (telemetryText === null) return E.left(NOT_UNICODE('payload.telemetry_normalized'));
-  const telemetryHash = crypto.blake3.hashText(telemetryText);
-  if (telemetryHash !== payload.telemetry_hash) {
-    return E.left({ _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash });
-  }
-
-  // 5. payload_hash: binds subject, times, telemetry_hash and meta together.
-  const payloadText = canonicalPayloadText(payload, telemetryText);
-  if (payloadText === null) return E.left(NOT_UNICODE('payload'));
-  const payloadHash = crypto.blake3.hashText(payloadText);
-  if (payloadHash !== payload.payload_hash) {
-    return E.left({ _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash });
-  }
-
+  // 4 and 5, in one pass where the hasher takes bytes; the texts say what failed otherwise.
+  const checked = hashedInOnePass(payload, crypto.blake3) ?? hashedFromTexts(payload, crypto.blake3);
+  if (!('payloadHash' in checked)) return E.left(checked.failure);
+  const payloadHash = checked.payloadHash;
   // 6. Encodings.
   const publicKey = decodeBase64Strict(envelope.signer_public_key_b64);
   if (publicKey === null || publicKey.length !== 32) {
@@ -90,4 +78,44 @@ export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E
   if (!crypto.verifier.verify(publicKey, utf8(payloadHash), signature)) return E.left({ _tag: 'SignatureInvalid' });
 
   return E.right({ proofId: payloadHash, envelope, createdAtMs });
+}
+
+type Hashed = { readonly payloadHash: string } | { readonly failure: ProofFailure };
+
+/** Checks 4 and 5 over the canonical texts, in order: the telemetry first, then the payload. */
+function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed {
+  // 4. telemetry_hash. A lone surrogate has no UTF-8 form, so such a value has no canonical bytes.
+  const telemetryText = canonicalText(payload.telemetry_normalized);
+  if (telemetryText === null) return { failure: NOT_UNICODE('payload.telemetry_normalized') };
+  const telemetryHash = blake3.hashText(telemetryText);
+  if (telemetryHash !== payload.telemetry_hash) {
+    return { failure: { _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash } };
+  }
+  // 5. payload_hash: binds subject, times, telemetry_hash and meta together.
+  const payloadText = canonicalPayloadText(payload, telemetryText);
+  if (payloadText === null) return { failure: NOT_UNICODE('payload') };
+  const payloadHash = blake3.hashText(payloadText);
+  if (payloadHash !== payload.payload_hash) {
+    return { failure: { _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash } };
+  }
+  return { payloadHash };
+}
+
+/**
+ * The same checks over the canonical bytes made in one pass (canonicalPayloadBytes), or null
+ * where there are none: then hashedFromTexts finds which text has no canonical form.
+ */
+function hashedInOnePass(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed | null {
+  if (blake3.hashBytes === undefined) return null;
+  const bytes = canonicalPayloadBytes(payload);
+  if (bytes === null) return null;
+  const telemetryHash = blake3.hashBytes(bytes.telemetry);
+  if (telemetryHash !== payload.telemetry_hash) {
+    return { failure: { _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash } };
+  }
+  const payloadHash = blake3.hashBytes(bytes.payload);
+  if (payloadHash !== payload.payload_hash) {
+    return { failure: { _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash } };
+  }
+  return { payloadHash };
 }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
-import { canonicalPayloadText, canonicalText } from '../../../src/domain/protocol/canonical.js';
+import { canonicalPayloadBytes, canonicalPayloadText, canonicalText } from '../../../src/domain/protocol/canonical.js';
 import { legacyCanonicalPayloadText, legacyCanonicalText } from './legacy-helpers.js';
 
 /**
@@ -159,6 +159,60 @@ test('canonicalPayloadText gives what it gave, with and without the telemetry te
     { numRuns: 1000 },
   );
   t.pass();
+});
+
+/** What canonicalPayloadBytes must give: the UTF-8 of the two texts, or null where either is null. */
+function textsAsBytes(p: Record<string, unknown>): { payload: string; telemetry: string } | null {
+  const telemetry = canonicalText(p.telemetry_normalized);
+  if (telemetry === null) return null;
+  const payload = canonicalPayloadText(p, telemetry);
+  return payload === null ? null : { payload, telemetry };
+}
+
+const utf8Text = (bytes: Uint8Array): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+
+test('canonicalPayloadBytes are the UTF-8 of the payload and telemetry texts, null exactly where one of them is', (t) => {
+  const payload = fc
+    .tuple(fc.array(fc.tuple(fc.oneof(name, fc.constantFrom('payload_hash', 'telemetry_normalized', 'meta')), value), { maxLength: 6 }), telemetry)
+    .map(([members, tel]) => {
+      const object: Record<string, unknown> = { telemetry_normalized: tel };
+      for (const [k, v] of members) Object.defineProperty(object, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return object;
+    });
+  let compared = 0;
+  let nulls = 0;
+  fc.assert(
+    fc.property(payload, (p) => {
+      const expected = textsAsBytes(p);
+      const bytes = canonicalPayloadBytes(p);
+      if (expected === null) {
+        nulls++;
+        assert.equal(bytes, null);
+        return;
+      }
+      assert.notEqual(bytes, null);
+      // The telemetry bytes are a view inside the payload's: read them before another call.
+      assert.equal(utf8Text(bytes!.telemetry), expected.telemetry);
+      assert.equal(utf8Text(bytes!.payload), expected.payload);
+      compared++;
+    }),
+    { numRuns: 2000 },
+  );
+  // Both outcomes were exercised, not one of them only.
+  t.true(compared > 100, `${compared} compared`);
+  t.true(nulls > 10, `${nulls} null`);
+});
+
+test('canonicalPayloadBytes: a payload without telemetry_normalized, and a call from inside a toJSON, give null', (t) => {
+  t.is(canonicalPayloadBytes({ version: '1' }), null);
+  t.is(canonicalPayloadBytes({ telemetry_normalized: undefined, a: 1 }), null);
+  let inner: unknown = 'not called';
+  const p = { telemetry_normalized: { events: [], x: { toJSON: () => (inner = canonicalPayloadBytes({ telemetry_normalized: {} })) } } };
+  const bytes = canonicalPayloadBytes(p);
+  t.is(inner, null);
+  t.is(utf8Text(bytes!.payload), '{"telemetry_normalized":{"events":[],"x":null}}');
+  // And the serializer is sound afterwards.
+  t.is(utf8Text(canonicalPayloadBytes({ b: 'é', telemetry_normalized: { a: [1.5] } })!.telemetry), '{"a":[1.5]}');
 });
 
 // ---- Numbers: the digit-by-digit paths against Number::toString --------------------------

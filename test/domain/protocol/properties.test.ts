@@ -9,7 +9,7 @@ import type { ProofFailureTag } from '../../../src/domain/protocol/failures.js';
 import { protocols } from '../../support/protocol.js';
 
 const NUM_RUNS = 200;
-const { 'node:crypto': node, tweetnacl, libsodium } = protocols;
+const { 'node:crypto': node, tweetnacl, libsodium, 'libsodium, hashing texts': hashingTexts } = protocols;
 
 // ---- Arbitraries -------------------------------------------------------------------------
 
@@ -63,7 +63,7 @@ test('any signed telemetry verifies with every Ed25519 adapter', (t) => {
   fc.assert(
     fc.property(envelopeInput(0), seed, (input, key) => {
       const envelope = node.create(input, key);
-      for (const [protocol, received] of [[node, envelope], [node, overTheWire(envelope)], [tweetnacl, overTheWire(envelope)], [libsodium, overTheWire(envelope)]] as const) {
+      for (const [protocol, received] of [[node, envelope], [node, overTheWire(envelope)], [tweetnacl, overTheWire(envelope)], [libsodium, overTheWire(envelope)], [hashingTexts, overTheWire(envelope)]] as const) {
         const report = protocol.verify(received);
         assert.equal(report.reason, null);
         assert.equal(report.proof_id, envelope.payload.payload_hash);
@@ -229,7 +229,7 @@ test('any single change to a signed envelope fails with the check it breaks', (t
       fc.pre(!c.otherSeed.every((b, i) => b === key[i]));
       const wire = overTheWire(node.create(input, key)) as unknown as Wire;
       mutation.apply(wire, c);
-      for (const protocol of [node, tweetnacl, libsodium]) {
+      for (const protocol of [node, tweetnacl, libsodium, hashingTexts]) {
         const report = protocol.verify(wire);
         assert.equal(report.valid, false, mutation.name);
         assert.equal(report.code, mutation.expect, `${mutation.name}: ${report.reason ?? ''}`);
