@@ -22,7 +22,7 @@ export async function createProofProtocol(options: ProofProtocolOptions = {}): P
 }
 
 export { ProofProtocol } from './application/proof-protocol.js';
-export { decodeEnvelope, toReport, verifyUnknown, type CheckStatus, type VerificationReport } from './application/verify-proof.js';
+export { decodeEnvelope, prepareUnknown, toReport, verifyUnknown, type CheckStatus, type VerificationReport } from './application/verify-proof.js';
 export { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
 export { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
 export { TweetnaclEd25519 } from './adapters/crypto/tweetnacl-ed25519.js';
@@ -31,7 +31,7 @@ export { selectEd25519, type Ed25519Choice } from './adapters/crypto/select-ed25
 export * from './domain/protocol/envelope.js';
 export type { Blake3, Signer, SignatureVerifier } from './domain/protocol/crypto.js';
 export { createEnvelope, type EnvelopeInput } from './domain/protocol/create-envelope.js';
-export { verifyEnvelope, type VerifiedProof } from './domain/protocol/verify-envelope.js';
+export { prepareSignatureCheck, signatureVerdict, verifyEnvelope, type PendingSignature, type VerifiedProof } from './domain/protocol/verify-envelope.js';
 export { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from './domain/protocol/failures.js';
 export { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from './domain/protocol/limits.js';
 export { canonicalText } from './domain/protocol/canonical.js';

@@ -7,7 +7,8 @@ import type { ProofFailure } from '../domain/protocol/failures.js';
 import type { ProofChecker } from './ports/proof-checker.js';
 import { DEFAULT_LIMITS, type ProtocolLimits } from '../domain/protocol/limits.js';
 import type { VerifiedProof } from '../domain/protocol/verify-envelope.js';
-import { toReport, verifyUnknown, type VerificationReport } from './verify-proof.js';
+import type { PendingSignature } from '../domain/protocol/verify-envelope.js';
+import { prepareUnknown, toReport, verifyUnknown, type VerificationReport } from './verify-proof.js';
 
 /**
  * The proof protocol as one object: what a device needs to make envelopes and what any
@@ -32,6 +33,14 @@ export class ProofProtocol {
   /** Like `verify`, with the tagged failure or the verified proof for programs. */
   check(raw: unknown): E.Either<ProofFailure, VerifiedProof> {
     return verifyUnknown(raw, this, this.limits);
+  }
+
+  /**
+   * Checks 1–6 (everything but the signature), for callers that verify signatures elsewhere,
+   * e.g. on other threads: `signatureVerdict(pending, verifier.verify(…))` completes `check`.
+   */
+  prepare(raw: unknown): E.Either<ProofFailure, PendingSignature> {
+    return prepareUnknown(raw, this.blake3, this.limits);
   }
 
   /** Builds and signs an envelope with a 32-byte Ed25519 seed. */

@@ -3,7 +3,8 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import type { ProofEnvelope } from '../domain/protocol/envelope.js';
 import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../domain/protocol/failures.js';
 import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../domain/protocol/limits.js';
-import { verifyEnvelope, type VerifiedProof, type VerifyCrypto } from '../domain/protocol/verify-envelope.js';
+import type { Blake3 } from '../domain/protocol/crypto.js';
+import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyCrypto } from '../domain/protocol/verify-envelope.js';
 import { firstProblem } from './codecs/codec-errors.js';
 import { EnvelopeCodec } from './codecs/envelope.codec.js';
 
@@ -50,6 +51,15 @@ export function verifyUnknown(
 ): E.Either<ProofFailure, VerifiedProof> {
   const envelope = decodeEnvelope(raw, limits);
   return isRight(envelope) ? verifyEnvelope(envelope.right, crypto) : envelope;
+}
+
+/**
+ * Checks 1–6 on an unknown value: what is left is the signature, whose verdict
+ * `signatureVerdict` turns into what verifyUnknown gives.
+ */
+export function prepareUnknown(raw: unknown, blake3: Blake3, limits: ProtocolLimits = DEFAULT_LIMITS): E.Either<ProofFailure, PendingSignature> {
+  const envelope = decodeEnvelope(raw, limits);
+  return isRight(envelope) ? prepareSignatureCheck(envelope.right, blake3) : envelope;
 }
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';

@@ -30,10 +30,42 @@ const NOT_UNICODE = (path: string): ProofFailure => ({
 });
 
 /**
+ * An envelope that passed checks 1–6: all that is left is check 7, the signature, which is
+ * most of a check's cost and needs nothing but these bytes (so another thread can make it).
+ */
+export interface PendingSignature {
+  readonly proofId: string;
+  readonly createdAtMs: number;
+  /** 32 bytes. */
+  readonly publicKey: Uint8Array;
+  /** What is signed: the 64-character hex text of payload_hash, as ASCII. */
+  readonly message: Uint8Array;
+  /** 64 bytes. */
+  readonly signature: Uint8Array;
+}
+
+/**
  * Runs checks 2–7 of PROTOCOL.md on an envelope whose shape (check 1) is already known good,
  * stopping at the first failure. Hashes are computed over the members exactly as sent.
  */
 export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E.Either<ProofFailure, VerifiedProof> {
+  const pending = prepareSignatureCheck(envelope, crypto.blake3);
+  if (E.isLeft(pending)) return pending;
+  const { publicKey, message, signature, proofId, createdAtMs } = pending.right;
+  // 7. The signature covers the 64-character hex text of payload_hash (what the ACTO SDK signs).
+  if (!crypto.verifier.verify(publicKey, message, signature)) return E.left(SIGNATURE_INVALID);
+  return E.right({ proofId, envelope, createdAtMs });
+}
+
+const SIGNATURE_INVALID: ProofFailure = { _tag: 'SignatureInvalid' };
+
+/** Check 7's verdict on what prepareSignatureCheck left, as verifyEnvelope gives it. */
+export function signatureVerdict(pending: PendingSignature, valid: boolean): E.Either<ProofFailure, { readonly proofId: string; readonly createdAtMs: number }> {
+  return valid ? E.right({ proofId: pending.proofId, createdAtMs: pending.createdAtMs }) : E.left(SIGNATURE_INVALID);
+}
+
+/** Checks 2–6 on an envelope whose shape (check 1) is known good: everything but the signature. */
+export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): E.Either<ProofFailure, PendingSignature> {
   const payload = envelope.payload;
 
   // 2. Versions and algorithms: anything else could mean different hashing or signing rules.
@@ -53,7 +85,7 @@ export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E
   }
 
   // 4 and 5, in one pass where the hasher takes bytes; the texts say what failed otherwise.
-  const checked = hashedInOnePass(payload, crypto.blake3) ?? hashedFromTexts(payload, crypto.blake3);
+  const checked = hashedInOnePass(payload, blake3) ?? hashedFromTexts(payload, blake3);
   if (!('payloadHash' in checked)) return E.left(checked.failure);
   const payloadHash = checked.payloadHash;
   // 6. Encodings.
@@ -74,10 +106,7 @@ export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E
     });
   }
 
-  // 7. The signature covers the 64-character hex text of payload_hash (what the ACTO SDK signs).
-  if (!crypto.verifier.verify(publicKey, utf8(payloadHash), signature)) return E.left({ _tag: 'SignatureInvalid' });
-
-  return E.right({ proofId: payloadHash, envelope, createdAtMs });
+  return E.right({ proofId: payloadHash, createdAtMs, publicKey, message: utf8(payloadHash), signature });
 }
 
 type Hashed = { readonly payloadHash: string } | { readonly failure: ProofFailure };
