@@ -3,16 +3,21 @@ import type { ProofProtocol } from '../../application/proof-protocol.js';
 import type { BatchVerifier } from '../../application/ports/batch-verifier.js';
 import { toReport, type VerificationReport } from '../../application/verify-proof.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
-import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
+import type { PendingSignature, VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import type { CheckOutcome } from '../workers/worker-messages.js';
 
 /**
- * The report for a value that could not even be read: a getter that throws, a Proxy, a value
+ * The failure of a value that could not even be read: a getter that throws, a Proxy, a value
  * that is not JSON. It is a shape failure like any other, so the rest of the batch goes on.
  */
-export function unreadableReport(error: unknown): VerificationReport {
+export function unreadable(error: unknown): ProofFailure {
   const why = error instanceof Error ? error.message : String(error);
-  return toReport(E.left({ _tag: 'MalformedEnvelope', path: 'envelope', problem: `could not be read (${why})` }));
+  return { _tag: 'MalformedEnvelope', path: 'envelope', problem: `could not be read (${why})` };
+}
+
+/** The report for a value that could not even be read (see `unreadable`). */
+export function unreadableReport(error: unknown): VerificationReport {
+  return toReport(E.left(unreadable(error)));
 }
 
 /** `protocol.verify` never throws on JSON; this also holds for values that are not JSON. */
@@ -24,23 +29,26 @@ export function verifySafely(protocol: ProofProtocol, raw: unknown): Verificatio
   }
 }
 
+/** Checks 1–6 (`protocol.prepare`), never throwing, as verifySafely does for all seven. */
+export function prepareSafely(protocol: ProofProtocol, raw: unknown): E.Either<ProofFailure, PendingSignature> {
+  try {
+    return protocol.prepare(raw);
+  } catch (error) {
+    return E.left(unreadable(error));
+  }
+}
+
 /** The check outcome a worker sends back for a submission (see worker-messages.ts). */
 export function checkSafely(protocol: ProofProtocol, raw: unknown): CheckOutcome {
   let result: E.Either<ProofFailure, VerifiedProof>;
   try {
     result = protocol.check(raw);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    result = E.left({ _tag: 'MalformedEnvelope', path: 'envelope', problem: `could not be read (${why})` });
+    result = E.left(unreadable(error));
   }
   return E.isRight(result)
     ? { ok: true, proofId: result.right.proofId, createdAtMs: result.right.createdAtMs }
     : { ok: false, failure: result.left };
-}
-
-/** The report of a check outcome: what `protocol.verify` returns for the same envelope. */
-export function reportOf(outcome: CheckOutcome): VerificationReport {
-  return toReport(outcome.ok ? E.right({ proofId: outcome.proofId }) : E.left(outcome.failure));
 }
 
 /**

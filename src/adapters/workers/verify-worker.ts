@@ -1,13 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createProofProtocol } from '../../index.js';
 import { checkSafely } from '../crypto/inline-batch-verifier.js';
-import type { ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
+import { SIGNATURE, SIGNATURE_RECORD_BYTES, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
 
 /**
  * One verify worker of the pool: builds its own protocol (its own BLAKE3 WASM instance and
- * KeyObject cache: neither can be shared across threads) and answers each chunk with one
- * report (or, for submissions, one check outcome) per envelope, in order. It never answers with less: a chunk it cannot read at all
- * is sent back as failed, and the pool verifies it inline.
+ * KeyObject cache: neither can be shared across threads). It answers a chunk of envelopes
+ * (submissions) with one check outcome per envelope, and a chunk of packed signatures (a
+ * batch verify's check 7) with one verdict per signature, in order. It never answers with
+ * less: a chunk it cannot read at all is sent back as failed, and the pool redoes it inline.
  */
 const port = parentPort;
 if (port === null) throw new Error('verify-worker.ts runs only as a worker thread');
@@ -18,15 +19,32 @@ const protocol = await createProofProtocol(config.protocol);
 port.on('message', (request: ChunkRequest) => {
   let reply: WorkerReply;
   try {
-    const envelopes = 'json' in request ? (JSON.parse(request.json) as unknown[]) : request.envelopes;
-    // Check outcomes for both modes: far smaller to send back than reports, which the pool
-    // builds from them (a report is toReport of the check).
-    const results = envelopes.map((raw) => checkSafely(protocol, raw));
-    reply = { type: 'done', id: request.id, results };
+    if ('signatures' in request) {
+      reply = verifySignatures(request.id, new Uint8Array(request.signatures), request.count);
+    } else {
+      const envelopes = 'json' in request ? (JSON.parse(request.json) as unknown[]) : request.envelopes;
+      // Check outcomes, far smaller to send back than reports.
+      reply = { type: 'done', id: request.id, results: envelopes.map((raw) => checkSafely(protocol, raw)) };
+    }
   } catch (error) {
     reply = { type: 'failed', id: request.id, error: error instanceof Error ? error.message : String(error) };
   }
   port.postMessage(reply);
 });
+
+/** Check 7 for each packed record; a verifier that throws is reported as such, for the pool to redo inline. */
+function verifySignatures(id: number, records: Uint8Array, count: number): WorkerReply {
+  if (records.length !== count * SIGNATURE_RECORD_BYTES) throw new RangeError(`${count} signature records need ${count * SIGNATURE_RECORD_BYTES} bytes, not ${records.length}`);
+  const verdicts = new Uint8Array(count);
+  for (let i = 0, at = 0; i < count; i++, at += SIGNATURE_RECORD_BYTES) {
+    try {
+      const valid = protocol.verifier.verify(records.subarray(at, at + 32), records.subarray(at + 32, at + 96), records.subarray(at + 96, at + 160));
+      verdicts[i] = valid ? SIGNATURE.VALID : SIGNATURE.INVALID;
+    } catch {
+      verdicts[i] = SIGNATURE.THREW;
+    }
+  }
+  return { type: 'verified', id, verdicts };
+}
 
 port.postMessage({ type: 'ready' } satisfies WorkerReply);

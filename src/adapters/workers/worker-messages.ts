@@ -13,12 +13,21 @@ export interface VerifyWorkerConfig {
  * the ~180 µs a worker spends verifying one, the two transports measured the same end to end
  * within noise; clone is exact for non-JSON values (Dates, undefined), JSON is cheaper.
  */
-export type ChunkRequest = { readonly id: number; readonly json: string } | { readonly id: number; readonly envelopes: readonly unknown[] };
+export type ChunkRequest =
+  | { readonly id: number; readonly json: string }
+  | { readonly id: number; readonly envelopes: readonly unknown[] }
+  /** Signatures alone (check 7 of a batch verify): `count` records of SIGNATURE_RECORD_BYTES, transferred. */
+  | { readonly id: number; readonly signatures: ArrayBuffer; readonly count: number };
+
+/** One signature to check, packed: public key (32 bytes), message (64: payload_hash in hex), signature (64). */
+export const SIGNATURE_RECORD_BYTES = 32 + 64 + 64;
+
+/** A signature's verdict as a worker sends it back, one byte per record. */
+export const SIGNATURE = { INVALID: 0, VALID: 1, THREW: 2 } as const;
 
 /**
- * What a worker sends back for each envelope: the proof id and creation time, or the first
- * failure. A submission needs no more, and a batch verify's report is made of it on the main
- * thread (reportOf): sending reports instead cost the worker about 10 µs an envelope.
+ * What a worker sends back for each submission it checks: the proof id and creation time, or
+ * the first failure. A submission needs no more.
  */
 export type CheckOutcome =
   | { readonly ok: true; readonly proofId: string; readonly createdAtMs: number }
@@ -28,5 +37,7 @@ export type WorkerReply =
   | { readonly type: 'ready' }
   /** One check outcome per envelope, in order, whatever the mode: the pool makes reports of them. */
   | { readonly type: 'done'; readonly id: number; readonly results: CheckOutcome[] }
+  /** One SIGNATURE verdict per record of a signatures request, in order. */
+  | { readonly type: 'verified'; readonly id: number; readonly verdicts: Uint8Array }
   /** The chunk could not be handled at all (e.g. unparseable text); the pool verifies it inline. */
   | { readonly type: 'failed'; readonly id: number; readonly error: string };

@@ -9,9 +9,11 @@ import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import { createProofProtocol, type ProofProtocolOptions } from '../../index.js';
-import { checkSafely, reportOf, verifySafely } from '../crypto/inline-batch-verifier.js';
+import { checkSafely, prepareSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
+import { toReport } from '../../application/verify-proof.js';
+import { signatureVerdict, type PendingSignature } from '../../domain/protocol/verify-envelope.js';
 import { siblingScript, spawnWorker } from './spawn-worker.js';
-import type { CheckOutcome, ChunkRequest, VerifyWorkerConfig, WorkerReply } from './worker-messages.js';
+import { SIGNATURE, SIGNATURE_RECORD_BYTES, type CheckOutcome, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
 
 export interface WorkerPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -20,11 +22,11 @@ export interface WorkerPoolOptions {
   readonly inlineBelow?: number;
   /**
    * Chunks per worker for one batch (default 16, at least 16 envelopes each). Small chunks let
-   * the main thread serialize the next while workers verify, and balance the load: on 2 cores
-   * and 1,000-proof batches, 16 per worker was as fast as 1 or 4, or up to 20% faster.
+   * the main thread check the next one's envelopes while workers verify signatures, and
+   * balance the load.
    */
   readonly chunksPerWorker?: number;
-  /** How chunks travel (see worker-messages.ts): JSON text by default, or structured clone. */
+  /** How submissions travel to a worker (see worker-messages.ts): JSON text by default, or structured clone. */
   readonly transport?: 'json' | 'clone';
   /** The same options reach the inline protocol and every worker's, so both judge alike. */
   readonly protocol?: ProofProtocolOptions;
@@ -32,9 +34,17 @@ export interface WorkerPoolOptions {
   readonly workerScript?: URL;
 }
 
-type Job =
-  | { readonly id: number; readonly mode: 'report'; readonly envelopes: readonly unknown[]; readonly done: (results: readonly VerificationReport[]) => void }
-  | CheckJob;
+type Job = SignatureJob | CheckJob;
+
+/** A batch verify's signatures (check 7), checks 1–6 of their envelopes already made here. */
+interface SignatureJob {
+  readonly id: number;
+  readonly mode: 'signatures';
+  readonly pending: readonly PendingSignature[];
+  /** The envelopes they came from, to verify inline should no worker answer. */
+  readonly envelopes: readonly unknown[];
+  readonly done: (reports: readonly VerificationReport[]) => void;
+}
 
 /** Submissions' checks; `texts` are the envelopes' JSON texts once the JSON transport made them. */
 interface CheckJob {
@@ -63,18 +73,21 @@ const MIN_CHUNK = 16;
 const MAX_SINGLES_PER_CHUNK = 32;
 
 /**
- * Verifies batches on a fixed pool of worker threads, one chunk of envelopes per message,
- * results in input order. The main thread only splits, serializes and collects, so an HTTP
- * server on it stays responsive while the cores verify.
+ * Checks proofs on a fixed pool of worker threads, results in input order.
  *
- * Never fails a batch: a value that is not a plain object is verified inline (it fails the
- * shape check, exactly as inline); a chunk that cannot be serialized, or whose worker dies,
+ * - A batch (`verifyMany`) is checked here up to its signatures, a chunk at a time with the
+ *   event loop served between chunks, and the workers verify the signatures, packed as bytes.
+ *   Its reports are exactly what inline verification gives, for any value.
+ * - A submission (`check`) goes to a worker whole, as JSON text, so the event loop, which
+ *   serves every request, does as little as possible per submission.
+ *
+ * Never fails a batch: a chunk that cannot be sent, or whose worker dies or answers wrongly,
  * is verified inline once; a dead worker is replaced. Workers are unref'd while idle, so a
  * forgotten pool does not keep the process alive; `close()` terminates them.
  *
- * With the JSON transport the workers see each envelope's JSON form: this matches inline
- * verification for JSON values (what a request body holds), not for objects carrying Dates,
- * class instances or undefined members. Use `transport: 'clone'` for those.
+ * With the JSON transport a submission's worker sees the envelope's JSON form: this matches
+ * inline checking for JSON values (what a request body holds), not for objects carrying
+ * Dates, class instances or undefined members. Use `transport: 'clone'` for those.
  */
 export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
   private readonly slots = new Set<Slot>();
@@ -111,37 +124,51 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
     return pool;
   }
 
+  /**
+   * Checks 1–6 of each envelope (shape, versions, timestamps, hashes, encodings) run here, a
+   * chunk at a time with the event loop served in between, and only the signatures travel to
+   * the workers, packed as bytes and transferred. The envelopes are already objects here:
+   * serializing them for a worker to parse again cost more than those checks themselves, and
+   * the signature, which the workers check, is most of a check's cost. Each report is the one
+   * `protocol.verify` gives, whatever the value.
+   */
   async verifyMany(envelopes: readonly unknown[]): Promise<VerificationReport[]> {
+    if (envelopes.length < this.options.inlineBelow || this.slots.size === 0) return envelopes.map((raw) => verifySafely(this.inline, raw));
     const reports = new Array<VerificationReport>(envelopes.length);
-    const remote: number[] = [];
-    envelopes.forEach((raw, i) => {
-      if (isPlainObject(raw)) remote.push(i);
-      else reports[i] = verifySafely(this.inline, raw);
-    });
-    if (remote.length < this.options.inlineBelow || this.slots.size === 0) {
-      for (const i of remote) reports[i] = verifySafely(this.inline, envelopes[i]);
-      return reports;
-    }
-    const chunk = Math.max(MIN_CHUNK, Math.ceil(remote.length / (this.slots.size * this.options.chunksPerWorker)));
-    const pending: Promise<void>[] = [];
-    for (let start = 0; start < remote.length; start += chunk) {
-      const indexes = remote.slice(start, start + chunk);
-      pending.push(
+    const chunk = Math.max(MIN_CHUNK, Math.ceil(envelopes.length / (this.slots.size * this.options.chunksPerWorker)));
+    const jobs: Promise<void>[] = [];
+    for (let start = 0; start < envelopes.length; start += chunk) {
+      // Other requests get the event loop between chunks, and workers' answers are read.
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const indexes: number[] = [];
+      const pending: PendingSignature[] = [];
+      for (let i = start; i < Math.min(start + chunk, envelopes.length); i++) {
+        const prepared = prepareSafely(this.inline, envelopes[i]);
+        if (E.isLeft(prepared)) {
+          reports[i] = toReport(prepared);
+        } else {
+          indexes.push(i);
+          pending.push(prepared.right);
+        }
+      }
+      if (pending.length === 0) continue;
+      jobs.push(
         new Promise((resolve) => {
           this.queue.push({
             id: this.nextId++,
-            mode: 'report',
+            mode: 'signatures',
+            pending,
             envelopes: indexes.map((i) => envelopes[i]),
             done: (chunkReports) => {
               indexes.forEach((index, k) => (reports[index] = chunkReports[k]!));
               resolve();
             },
           });
+          this.pump();
         }),
       );
     }
-    this.pump();
-    await Promise.all(pending);
+    await Promise.all(jobs);
     return reports;
   }
 
@@ -212,8 +239,9 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
           const job = slot.inFlight.get(reply.id);
           if (job === undefined) return;
           slot.inFlight.delete(reply.id);
-          // A short or failed answer is not trusted: every envelope must get its own result.
-          if (reply.type === 'done' && reply.results.length === job.envelopes.length) settle(job, reply.results);
+          // A short, failed or mismatched answer is not trusted: every envelope must get its own result.
+          if (job.mode === 'check' && reply.type === 'done' && reply.results.length === job.envelopes.length) job.done(reply.results);
+          else if (job.mode === 'signatures' && reply.type === 'verified' && reply.verdicts.length === job.pending.length) this.settleSignatures(job, reply.verdicts);
           else this.runInline(job);
         }
         this.pump();
@@ -272,16 +300,17 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
 
   private post(slot: Slot, job: Job): void {
     try {
-      let request: ChunkRequest;
-      if (this.options.transport === 'clone') request = { id: job.id, envelopes: job.envelopes };
-      else if (job.mode === 'report') request = { id: job.id, json: JSON.stringify(job.envelopes) };
-      else {
+      if (job.mode === 'signatures') {
+        const signatures = packSignatures(job.pending);
+        slot.worker.postMessage({ id: job.id, signatures, count: job.pending.length } satisfies ChunkRequest, [signatures]);
+      } else if (this.options.transport === 'clone') {
+        slot.worker.postMessage({ id: job.id, envelopes: job.envelopes } satisfies ChunkRequest);
+      } else {
         // One text per envelope (each a plain object, so each has one), joined into the array's.
         const texts = job.envelopes.map((envelope) => JSON.stringify(envelope));
-        request = { id: job.id, json: `[${texts.join(',')}]` };
+        slot.worker.postMessage({ id: job.id, json: `[${texts.join(',')}]` } satisfies ChunkRequest);
         job.texts = texts;
       }
-      slot.worker.postMessage(request);
     } catch {
       // Not JSON (a BigInt, a cycle, a throwing getter) or not cloneable: inline gives each its report.
       this.runInline(job);
@@ -292,15 +321,32 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
 
   private runInline(job: Job): void {
     this.chunksInline++;
-    if (job.mode === 'report') job.done(job.envelopes.map((raw) => verifySafely(this.inline, raw)));
+    if (job.mode === 'signatures') job.done(job.envelopes.map((raw) => verifySafely(this.inline, raw)));
     else job.done(job.envelopes.map((raw) => checkSafely(this.inline, raw)));
+  }
+
+  /** Reports from a worker's verdicts; a signature whose verifier threw is verified again here. */
+  private settleSignatures(job: SignatureJob, verdicts: Uint8Array): void {
+    job.done(
+      job.pending.map((pending, i) =>
+        verdicts[i] === SIGNATURE.THREW ? verifySafely(this.inline, job.envelopes[i]) : toReport(signatureVerdict(pending, verdicts[i] === SIGNATURE.VALID)),
+      ),
+    );
   }
 }
 
-/** Hands a worker's check outcomes to its job: made into reports for a batch verify, as they are for submissions. */
-function settle(job: Job, results: readonly CheckOutcome[]): void {
-  if (job.mode === 'report') job.done(results.map(reportOf));
-  else job.done(results);
+/** The signatures as SIGNATURE_RECORD_BYTES records in one buffer, to be transferred rather than copied. */
+function packSignatures(pending: readonly PendingSignature[]): ArrayBuffer {
+  const buffer = new ArrayBuffer(pending.length * SIGNATURE_RECORD_BYTES);
+  const bytes = new Uint8Array(buffer);
+  pending.forEach(({ publicKey, message, signature }, i) => {
+    if (publicKey.length !== 32 || message.length !== 64 || signature.length !== 64) throw new RangeError('a pending signature has the wrong size');
+    const at = i * SIGNATURE_RECORD_BYTES;
+    bytes.set(publicKey, at);
+    bytes.set(message, at + 32);
+    bytes.set(signature, at + 96);
+  });
+  return buffer;
 }
 
 /** Only plain objects can be envelopes; everything else fails the shape check at once. */

@@ -59,9 +59,11 @@ test('concurrent batches do not mix their results', async (t) => {
 test('an envelope that throws or is not JSON fails alone, not the batch', async (t) => {
   const batch: unknown[] = [...large.slice(0, 100)];
   batch[10] = hostile();
-  batch[20] = { payload: { amount: 1n } }; // BigInt: JSON cannot carry it, so its chunk runs inline
+  batch[20] = { payload: { amount: 1n } }; // BigInt: JSON cannot carry it
+  const chunksBefore = shared.stats.chunksInline;
   const reports = await shared.verifyMany(batch);
   t.deepEqual(reports, await inline.verifyMany(batch));
+  t.is(shared.stats.chunksInline, chunksBefore, 'checked here up to the signature, whatever the value');
   t.regex(reports[10]!.reason!, /could not be read \(boom\)/);
   t.false(reports[20]!.valid);
 });
@@ -92,6 +94,34 @@ test('a worker that crashes is replaced and its chunk verified inline', async (t
   } finally {
     await pool.close();
   }
+});
+
+test('workers verify only the signatures; envelopes that are not JSON get inline reports too', async (t) => {
+  // Values JSON would change (a Date, undefined members, a Map) are checked here as they are.
+  const odd = large.slice(0, 80).map((envelope, i) =>
+    i % 4 === 0 ? { ...envelope, payload: { ...envelope.payload, meta: { at: new Date(0), gone: undefined, map: new Map([[1, 2]]) } } } : envelope,
+  );
+  const reports = await shared.verifyMany(odd);
+  t.deepEqual(reports, await inline.verifyMany(odd));
+  t.true(reports.some((r) => r.valid) && reports.some((r) => r.code === 'PayloadHashMismatch'));
+});
+
+test('a worker that answers short, reports a throwing verifier or answers another chunk is not trusted', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({ size: 1, workerScript: new URL('./misanswering-verify-worker.ts', import.meta.url) });
+  try {
+    t.deepEqual(await pool.verifyMany(mixed), await inline.verifyMany(mixed));
+    t.true(pool.stats.chunksInline >= 2, `${pool.stats.chunksInline} chunks inline`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('the event loop is served between chunks of a large batch', async (t) => {
+  const order: string[] = [];
+  const batch = shared.verifyMany(large).then(() => order.push('batch'));
+  setImmediate(() => order.push('immediate'));
+  await batch;
+  t.deepEqual(order, ['immediate', 'batch']);
 });
 
 test('create fails when a worker cannot start', async (t) => {
