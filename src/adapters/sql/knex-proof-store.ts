@@ -3,6 +3,7 @@ import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../applica
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
 import { InlineRowWriter, ProofBatchWriter, type BatchWriterOptions, type RowWriter } from './proof-batch-writer.js';
+import { PostgresRowWriter } from './postgres-row-writer.js';
 import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
 
 /**
@@ -22,7 +23,8 @@ export class KnexProofStore implements ProofStore {
 
   /**
    * `options.rows` runs the write transactions elsewhere (a writer thread, see
-   * worker-row-writer.ts); by default they run on `db.knex`.
+   * worker-row-writer.ts); by default they run on `db.knex`: through Knex on SQLite, as one
+   * statement a batch on PostgreSQL (see postgres-row-writer.ts).
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
@@ -35,7 +37,7 @@ export class KnexProofStore implements ProofStore {
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
     // managed 282 submissions/s and 1 writer 624/s, its larger batches sharing one commit.
-    this.writer = new ProofBatchWriter(options.rows ?? new InlineRowWriter(db.knex), {
+    this.writer = new ProofBatchWriter(options.rows ?? (db.dialect === 'postgres' ? new PostgresRowWriter(db.knex) : new InlineRowWriter(db.knex)), {
       maxBatch: options.maxBatch ?? 200,
       writers: options.writers ?? 1,
     });

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseDatabaseUrl } from './database-url.js';
 import { openDatabase } from './database.js';
-import { InlineRowWriter, type RowWriter } from './proof-batch-writer.js';
+import type { RowWriter } from './proof-batch-writer.js';
+import { PostgresRowWriter } from './postgres-row-writer.js';
 import { toWireError, type RowWriterConfig, type RowWriterReply, type WriteRequest } from './row-writer-messages.js';
 import { SqliteRowWriter } from './sqlite-row-writer.js';
 
@@ -9,8 +10,8 @@ import { SqliteRowWriter } from './sqlite-row-writer.js';
  * The writer thread: its own connection(s) to the database and nothing else to do, so a write
  * transaction never waits for a turn of the busy HTTP event loop. On SQLite it writes with
  * prepared statements straight on node-sqlite3 (see sqlite-row-writer.ts); on PostgreSQL
- * through Knex and pg, batches running concurrently as they arrive (the batch writer on the
- * main thread decides how many).
+ * as one prepared statement a batch (see postgres-row-writer.ts), batches running
+ * concurrently as they arrive (the batch writer on the main thread decides how many).
  */
 const port = parentPort;
 if (port === null) throw new Error('row-writer-worker.ts runs only as a worker thread');
@@ -27,7 +28,7 @@ async function open(): Promise<{ rows: RowWriter; close: () => Promise<void> }> 
     poolSize: config.connections,
     ...(config.schema !== undefined ? { schema: config.schema } : {}),
   });
-  return { rows: new InlineRowWriter(database.knex), close: () => database.close() };
+  return { rows: new PostgresRowWriter(database.knex), close: () => database.close() };
 }
 
 try {

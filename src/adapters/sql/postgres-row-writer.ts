@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import { isDeviceId } from '../../domain/fleet/device.js';
+import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
+import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
+import { NEW_ROW_COLUMNS, type NewProofRow, type ProofRow } from './proof-rows.js';
+
+/** PostgreSQL's type of each `proofs` column a new row fills, for the arrays it arrives in. */
+const COLUMN_TYPES: Record<(typeof NEW_ROW_COLUMNS)[number], string> = {
+  wallet: 'text',
+  proof_id: 'text',
+  task_id: 'text',
+  robot_id: 'text',
+  run_id: 'text',
+  signer_public_key_b64: 'text',
+  created_at: 'text',
+  created_at_ms: 'bigint',
+  received_at_ms: 'bigint',
+  event_count: 'integer',
+  topics: 'text',
+  search_text: 'text',
+  envelope: 'text',
+};
+
+const columns = NEW_ROW_COLUMNS.join(', ');
+const rowArrays = NEW_ROW_COLUMNS.map((column, i) => `$${i + 1}::${COLUMN_TYPES[column]}[]`).join(', ');
+const deviceArray = `$${NEW_ROW_COLUMNS.length + 1}::text[]`;
+const topicArrays = [2, 3, 4].map((k) => `$${NEW_ROW_COLUMNS.length + k}::text[]`).join(', ');
+
+/**
+ * The whole write of a batch as one statement: the proofs (insert-or-ignore, in the order
+ * given), the topics of those actually inserted, and their devices' counts. Its values come
+ * as one array per column, so the text never changes with the batch size and is prepared once
+ * per connection. A statement outside a transaction commits on its own, atomically.
+ *
+ * Devices are upserted in (wallet, device_id) byte order (`collate "C"`), the order every
+ * other writer locks them in, so concurrent statements cannot deadlock on them.
+ */
+export const INSERT_BATCH_SQL = `with input as (
+  select * from unnest(${rowArrays}, ${deviceArray}) with ordinality as u(${columns}, device_id, position)
+), inserted as (
+  insert into proofs (${columns})
+  select ${columns} from input order by position
+  on conflict (wallet, proof_id) do nothing
+  returning id, wallet, proof_id, received_at_ms
+), inserted_topics as (
+  insert into proof_topics (proof_pk, wallet, topic)
+  select inserted.id, inserted.wallet, t.topic
+  from inserted join unnest(${topicArrays}) as t(wallet, proof_id, topic)
+    on t.wallet = inserted.wallet and t.proof_id = inserted.proof_id
+), counted_devices as (
+  insert into devices (${DEVICE_UPSERT_COLUMNS})
+  select input.wallet, input.device_id, min(inserted.received_at_ms), max(inserted.received_at_ms), max(inserted.received_at_ms), count(*)
+  from inserted join input on input.wallet = inserted.wallet and input.proof_id = inserted.proof_id
+  where input.device_id is not null
+  group by input.wallet, input.device_id
+  order by input.wallet collate "C", input.device_id collate "C"
+  ${deviceUpsertConflict('least', 'greatest')}
+)
+select wallet, proof_id from inserted`;
+
+/** The statement's name on each connection: pg prepares a named statement once per connection. */
+const STATEMENT_NAME = 'proof_registry_insert_batch_v1';
+
+/** The driver connection, as far as this writer uses it. */
+interface PgClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Array<{ wallet: string; proof_id: string }> }>;
+}
+interface PoolClient {
+  acquireConnection(): Promise<PgClient>;
+  releaseConnection(connection: PgClient): Promise<void>;
+}
+
+/** The bind values of INSERT_BATCH_SQL for these proofs (first copies only) and their topics. */
+export function insertBatchValues(unique: readonly PendingRow[]): unknown[] {
+  const rows = NEW_ROW_COLUMNS.map((column) => unique.map((p) => p.row[column]));
+  const devices = unique.map(({ row }) => (row.robot_id !== null && isDeviceId(row.robot_id) ? row.robot_id : null));
+  const topics = unique.flatMap((p) => p.topics.map((topic) => [p.row.wallet, p.row.proof_id, topic] as const));
+  return [...rows, devices, topics.map((t) => t[0]), topics.map((t) => t[1]), topics.map((t) => t[2])];
+}
+
+/**
+ * insertBatch's effects on PostgreSQL in one round trip instead of five (BEGIN, proofs,
+ * topics, devices, COMMIT). Measured on single-proof batches against a local PostgreSQL:
+ * 1.4–2.3 ms a batch instead of 5.1–9.0 ms. Duplicates of proofs stored before are read in a
+ * second statement, after the first has committed: a conflicting insert waited for the other
+ * transaction to commit, and the new statement's snapshot sees the row that won.
+ */
+export class PostgresRowWriter implements RowWriter {
+  private readonly client: PoolClient;
+
+  constructor(private readonly knex: Knex) {
+    if (knex.client.dialect !== 'postgresql') throw new Error('PostgresRowWriter needs a PostgreSQL Knex');
+    this.client = knex.client as PoolClient;
+  }
+
+  async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+    if (batch.length === 0) return [];
+    const unique = firstOfEachProof(batch);
+    const connection = await this.client.acquireConnection();
+    let inserted: Array<{ wallet: string; proof_id: string }>;
+    try {
+      inserted = (await connection.query({ name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values: insertBatchValues(unique) })).rows;
+    } finally {
+      await this.client.releaseConnection(connection);
+    }
+    const newKeys = new Set(inserted.map(proofKey));
+    const missing = unique.filter((p) => !newKeys.has(proofKey(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
+    const existing: ProofRow[] = missing.length > 0 ? await this.knex<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing) : [];
+    return outcomesInOrder(batch, newKeys, existing.map(({ id: _id, ...row }): NewProofRow => row));
+  }
+}
