@@ -12,6 +12,7 @@ import { createProofProtocol, type ProofProtocolOptions } from '../../index.js';
 import { checkSafely, prepareSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
 import { toReport } from '../../application/verify-proof.js';
 import { signatureVerdict, type PendingSignature } from '../../domain/protocol/verify-envelope.js';
+import { canonicalProblem } from '../../domain/protocol/canonical-problems.js';
 import { siblingScript, spawnWorker } from './spawn-worker.js';
 import { SIGNATURE, SIGNATURE_RECORD_BYTES, type CheckOutcome, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
 
@@ -46,17 +47,19 @@ interface SignatureJob {
   readonly done: (reports: readonly VerificationReport[]) => void;
 }
 
-/** Submissions' checks; `texts` are the envelopes' JSON texts once the JSON transport made them. */
+/** Submissions' checks, with the envelopes' JSON texts (empty with the clone transport). */
 interface CheckJob {
   readonly id: number;
   readonly mode: 'check';
   readonly envelopes: readonly unknown[];
-  texts?: readonly string[];
+  readonly texts: readonly string[];
   readonly done: (results: readonly CheckOutcome[]) => void;
 }
 
 interface Single {
   readonly raw: unknown;
+  /** JSON.stringify(raw), with the JSON transport. */
+  readonly json: string | undefined;
   readonly resolve: (outcome: CheckOutcome, envelopeJson: string | undefined) => void;
 }
 
@@ -179,16 +182,17 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
    * costs the event loop about as much as verifying a proof. They go before queued batch
    * chunks, so a large batch verification does not hold up submissions. The envelope that is
    * stored is the caller's own object; the worker checks its JSON form, which is the same
-   * value for a parsed body.
+   * value for a parsed body, except for a number too large for a double (see `post`).
    */
   async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
+    const json = this.options.transport === 'json' ? jsonForWorker(raw) : undefined;
     const [outcome, envelopeJson] =
-      !isPlainObject(raw) || this.slots.size === 0 || this.closed
+      !isPlainObject(raw) || this.slots.size === 0 || this.closed || json === null
         ? [checkSafely(this.inline, raw), undefined]
         : await new Promise<[CheckOutcome, string | undefined]>((resolve) => {
             // The rest of this turn's submissions join it before the first message goes.
             if (this.singles.length === 0) setImmediate(() => this.pump());
-            this.singles.push({ raw, resolve: (o, json) => resolve([o, json]) });
+            this.singles.push({ raw, json, resolve: (o, text) => resolve([o, text]) });
           });
     if (!outcome.ok) return E.left(outcome.failure);
     // The text the worker checked is JSON.stringify(raw): kept, it is what gets stored.
@@ -203,7 +207,8 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       id: this.nextId++,
       mode: 'check',
       envelopes: chunk.map((s) => s.raw),
-      done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!, job.texts?.[i])),
+      texts: chunk.flatMap((s) => (s.json === undefined ? [] : [s.json])),
+      done: (outcomes) => chunk.forEach((s, i) => s.resolve(outcomes[i]!, s.json)),
     };
     return job;
   }
@@ -306,10 +311,8 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       } else if (this.options.transport === 'clone') {
         slot.worker.postMessage({ id: job.id, envelopes: job.envelopes } satisfies ChunkRequest);
       } else {
-        // One text per envelope (each a plain object, so each has one), joined into the array's.
-        const texts = job.envelopes.map((envelope) => JSON.stringify(envelope));
-        slot.worker.postMessage({ id: job.id, json: `[${texts.join(',')}]` } satisfies ChunkRequest);
-        job.texts = texts;
+        // Each submission's text was made when it arrived (see `check`); joined into the array's.
+        slot.worker.postMessage({ id: job.id, json: `[${job.texts.join(',')}]` } satisfies ChunkRequest);
       }
     } catch {
       // Not JSON (a BigInt, a cycle, a throwing getter) or not cloneable: inline gives each its report.
@@ -350,6 +353,24 @@ function packSignatures(pending: readonly PendingSignature[]): ArrayBuffer {
 }
 
 /** Only plain objects can be envelopes; everything else fails the shape check at once. */
+/**
+ * The text a worker checks a submission as, or null where that text would not be the same
+ * value: one JSON cannot write (a BigInt, a cycle, a throwing getter), or one holding a number
+ * beyond a double's range (`1e400` parses to Infinity, which JSON writes as null). Those are
+ * checked inline, where the check names the problem. Only a text with a null in it can hide
+ * such a number, so the search for one is rarely made.
+ */
+function jsonForWorker(raw: unknown): string | null {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw) as string | undefined;
+  } catch {
+    return null;
+  }
+  if (text === undefined) return null;
+  return text.includes('null') && canonicalProblem(raw, 'envelope') !== null ? null : text;
+}
+
 function isPlainObject(value: unknown): boolean {
   try {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { canonicalPayloadBytes, canonicalPayloadText, canonicalText } from './canonical.js';
+import { canonicalProblem } from './canonical-problems.js';
 import type { Blake3, SignatureVerifier } from './crypto.js';
 import { parseRfc3339 } from './datetime.js';
 import { decodeBase64Strict, utf8 } from './encoding.js';
@@ -23,11 +24,11 @@ export interface VerifiedProof {
   readonly envelopeJson?: string;
 }
 
-const NOT_UNICODE = (path: string): ProofFailure => ({
-  _tag: 'MalformedEnvelope',
-  path,
-  problem: 'contains a string with a lone surrogate, which has no canonical JSON form',
-});
+/** A member with no canonical form (so no bytes to hash), named where it is when it can be found. */
+const NO_CANONICAL_FORM = (value: unknown, path: string): ProofFailure => {
+  const found = canonicalProblem(value, path);
+  return { _tag: 'MalformedEnvelope', path: found?.path ?? path, problem: found?.problem ?? 'has no canonical JSON form' };
+};
 
 /**
  * An envelope that passed checks 1–6: all that is left is check 7, the signature, which is
@@ -113,16 +114,16 @@ type Hashed = { readonly payloadHash: string } | { readonly failure: ProofFailur
 
 /** Checks 4 and 5 over the canonical texts, in order: the telemetry first, then the payload. */
 function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed {
-  // 4. telemetry_hash. A lone surrogate has no UTF-8 form, so such a value has no canonical bytes.
+  // 4. telemetry_hash. A lone surrogate has no UTF-8 form and Infinity no JSON form, so such a value has no canonical bytes.
   const telemetryText = canonicalText(payload.telemetry_normalized);
-  if (telemetryText === null) return { failure: NOT_UNICODE('payload.telemetry_normalized') };
+  if (telemetryText === null) return { failure: NO_CANONICAL_FORM(payload.telemetry_normalized, 'payload.telemetry_normalized') };
   const telemetryHash = blake3.hashText(telemetryText);
   if (telemetryHash !== payload.telemetry_hash) {
     return { failure: { _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash } };
   }
   // 5. payload_hash: binds subject, times, telemetry_hash and meta together.
   const payloadText = canonicalPayloadText(payload, telemetryText);
-  if (payloadText === null) return { failure: NOT_UNICODE('payload') };
+  if (payloadText === null) return { failure: NO_CANONICAL_FORM(payload, 'payload') };
   const payloadHash = blake3.hashText(payloadText);
   if (payloadHash !== payload.payload_hash) {
     return { failure: { _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash } };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { proofVectors } from '../../support/fixtures.js';
+import type { JsonObject } from '../../../src/domain/protocol/envelope.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
 import { fixedClock, startTestRegistry, type TestRegistry } from '../../support/registry.js';
 
@@ -53,4 +54,23 @@ test('concurrent submissions and duplicates through workers and the writer threa
     fleet.body.devices.map((d: { device_id: string; proof_count: number }) => [d.device_id, d.proof_count]).sort(),
     [['arm-0', 20], ['arm-1', 20], ['arm-2', 20]],
   );
+});
+
+test('an envelope with "__proto__" members and one with an out-of-range number get the same answers on the workers as inline', async (t) => {
+  const meta = JSON.parse('{"__proto__": {"polluted": true}, "site": "berlin"}') as JsonObject;
+  const envelope = anEnvelope({ taskId: 'proto-on-workers', meta });
+  const stored = await registry.call(WALLET_A, 'POST', '/v1/proofs', JSON.stringify({ envelope }));
+  t.is(stored.status, 200, stored.body.detail);
+  const read = await registry.call(WALLET_A, 'GET', `/v1/proofs/${stored.body.proof_id}`);
+  t.deepEqual(Object.keys(read.body.envelope.payload.meta), ['__proto__', 'site']);
+  t.is(({} as Record<string, unknown>).polluted, undefined);
+
+  // 1e400 parses to Infinity, which has no JSON form: the same failure wherever it is checked.
+  const text = JSON.stringify({ envelope: anEnvelope({ taskId: 'overflow' }) }).replace('"seq":0', '"seq":1e400');
+  const submitted = await registry.call(WALLET_A, 'POST', '/v1/proofs', text);
+  const verified = await registry.call(WALLET_A, 'POST', '/v1/verify', text);
+  t.is(submitted.status, 422);
+  t.false(verified.body.valid);
+  t.is(submitted.body.detail, `invalid proof: ${verified.body.reason}`);
+  t.regex(verified.body.reason, /^payload\.telemetry_normalized\.events\[0\]\.data\.seq is a number beyond the range of an IEEE 754 double/);
 });
