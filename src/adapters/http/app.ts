@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
 import type { RateLimiter } from '../../application/ports/rate-limiter.js';
 import { authFailureToHttp } from './auth-failure-status.js';
-import { decodeOr422, singleValuedQuery } from './decode.js';
+import { assertWellFormedQuery, decodeOr422, singleValuedQuery } from './decode.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
 import type { AnyRoute } from './route.js';
@@ -35,15 +35,45 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const parserFor = (limit: number) => {
     let parser = parsers.get(limit);
     if (!parser) {
-      parser = koaBody({ json: true, jsonStrict: true, jsonLimit: limit, multipart: false, urlencoded: false, text: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] });
+      // Not strict: any JSON value is parsed, so a well-formed body of the wrong kind (null,
+      // a string, a number) is a 422 naming its kind, not a 400.
+      parser = koaBody({
+        json: true,
+        jsonStrict: false,
+        jsonLimit: limit,
+        multipart: false,
+        urlencoded: false,
+        text: false,
+        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+        onError: acceptProtoMembers,
+      });
       parsers.set(limit, parser);
     }
     return parser;
   };
 
+  // Paths without parameters and their methods: `GET /v1/proofs/search` also matches
+  // `GET /v1/proofs/{proof_id}`, but the client meant the search, which only takes POST.
+  const fixedPaths = new Map<string, string[]>();
+  for (const spec of options.routes) {
+    if (!spec.path.includes('{')) fixedPaths.set(spec.path, [...(fixedPaths.get(spec.path) ?? []), spec.method.toUpperCase()]);
+  }
+
   for (const spec of options.routes) {
     const koaPath = spec.path.replace(/\{([^}]+)\}/g, ':$1');
-    const stack: Koa.Middleware[] = [(ctx, next) => ((ctx.state.route = spec.path), next())];
+    const parameterized = spec.path.includes('{');
+    const stack: Koa.Middleware[] = [
+      (ctx, next) => {
+        ctx.state.route = spec.path;
+        const fixed = parameterized ? fixedPaths.get(ctx.path) : undefined;
+        if (fixed && !fixed.includes(ctx.method)) {
+          const allow = fixed.join(', ');
+          throw new HttpError(405, `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, { code: 'method_not_allowed' }, { Allow: allow });
+        }
+        assertWellFormedQuery(ctx.querystring);
+        return next();
+      },
+    ];
     const bucket = spec.ipRateLimit;
     if (bucket) {
       stack.push(async (ctx, next) => {
@@ -59,7 +89,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         principal,
         params: spec.params ? decodeOr422(spec.params, ctx.params, 'path') : ctx.params,
         query: spec.query ? decodeOr422(spec.query, singleValuedQuery(ctx.query), 'query') : {},
-        body: spec.body ? decodeOr422(spec.body, ctx.request.body ?? {}, 'body') : undefined,
+        body: spec.body ? decodeOr422(spec.body, bodyOf(ctx), 'body') : undefined,
         ctx,
       });
       ctx.status = reply.status;
@@ -104,6 +134,26 @@ export async function limit(ctx: Context, options: Pick<HttpAppOptions, 'rateLim
   if (!decision.allowed) {
     throw new HttpError(429, `rate limit exceeded: ${decision.limit} requests per window; retry in ${decision.resetS} s`, { code: 'rate_limited' }, { 'Retry-After': String(decision.resetS) });
   }
+}
+
+/** The parsed body; an absent or empty one is `{}`, so its members are reported missing. */
+function bodyOf(ctx: Context): unknown {
+  const body: unknown = ctx.request.body;
+  return body === undefined || body === '' ? {} : body;
+}
+
+/**
+ * koa-body parses JSON with co-body, which refuses any body with a `__proto__` member (its
+ * guard against prototype poisoning) and offers no way to turn that off through koa-body.
+ * JSON.parse makes such a member an ordinary own property, never an object's prototype, and a
+ * signed envelope may carry one in `meta` or event data: the body is valid and its signature
+ * covers that member. So that one refusal is undone by parsing the text co-body attaches to
+ * the error with JSON.parse; every other parse error stands (400).
+ */
+function acceptProtoMembers(error: Error, ctx: Context): void {
+  const text = (error as Error & { body?: unknown }).body;
+  if (typeof text !== 'string' || !/forbidden prototype property/.test(error.message)) throw error;
+  ctx.request.body = JSON.parse(text) as typeof ctx.request.body;
 }
 
 /** A body that is present must be JSON; one that is absent decodes as `{}`. */
@@ -172,6 +222,9 @@ function errorsToJson(logger: Logger): Koa.Middleware {
       if (typeof status === 'number' && status >= 400 && status < 500) {
         ctx.status = status;
         ctx.body = { detail: clientErrorDetail(status, err as Error) };
+        // The rest of an oversized body was never read, so the connection cannot carry another
+        // request: say so, rather than let the client's next request on it be reset.
+        if (status === 413) ctx.set('Connection', 'close');
         return;
       }
       logger.error({ err, req_id: ctx.state.requestId }, 'unhandled error');

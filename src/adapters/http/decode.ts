@@ -22,6 +22,22 @@ export function singleValuedQuery(query: Record<string, string | string[] | unde
   return out;
 }
 
+/**
+ * Refuses a query string with a broken percent-escape (`%ZZ`, a lone `%`, bytes that are not
+ * UTF-8). Node's parser would quietly keep such text as it is, so a filter would search for
+ * something the client never meant.
+ */
+export function assertWellFormedQuery(querystring: string): void {
+  if (!querystring.includes('%')) return;
+  for (const part of querystring.split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      fail(400, `malformed query string: ${JSON.stringify(part.slice(0, 100))} has an invalid percent-escape`, { code: 'bad_query' });
+    }
+  }
+}
+
 function fail(status: number, detail: string, extra: Record<string, unknown>): never {
   throw new HttpError(status, detail, extra);
 }
