@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
-import { toProofRecord, type ProofRecord } from '../../domain/proof/proof-record.js';
+import { toProofRecord, unstorableProof, type ProofRecord, type UnstorableProof } from '../../domain/proof/proof-record.js';
 import type { Clock } from '../ports/clock.js';
 import type { ProofChecker } from '../ports/proof-checker.js';
 import type { ProofStore } from '../ports/proof-store.js';
@@ -16,6 +16,9 @@ export interface SubmitProofResult {
   readonly stored: boolean;
 }
 
+/** Why a submission was not stored: it does not verify, or it verifies but cannot be stored. */
+export type SubmitFailure = ProofFailure | UnstorableProof;
+
 /** Verifies an envelope and stores it for the wallet; a proof that does not verify is never stored. */
 export class SubmitProof {
   constructor(
@@ -24,10 +27,13 @@ export class SubmitProof {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: SubmitProofInput): Promise<E.Either<ProofFailure, SubmitProofResult>> {
+  async execute(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
     const verified = await this.checker.check(input.envelope);
     if (E.isLeft(verified)) return verified;
-    const added = await this.store.add(toProofRecord(verified.right, input.wallet, this.clock.nowMs()));
+    const record = toProofRecord(verified.right, input.wallet, this.clock.nowMs());
+    const unstorable = unstorableProof(record);
+    if (unstorable) return E.left(unstorable);
+    const added = await this.store.add(record);
     return E.right({ record: added.record, stored: added.stored });
   }
 }

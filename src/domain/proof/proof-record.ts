@@ -53,6 +53,44 @@ export function toProofRecord(verified: VerifiedProof, wallet: string, receivedA
   };
 }
 
+/**
+ * Longest task_id, robot_id, run_id or topic the registry stores, in UTF-16 code units (what
+ * a filter accepts too). Each is a key of an index; PostgreSQL refuses an index entry over
+ * about 2,700 bytes, so without a limit a long id would be stored on SQLite and refused on
+ * PostgreSQL. 256 units are at most 768 bytes of UTF-8.
+ */
+export const MAX_INDEXED_LENGTH = 256;
+
+/** A verified proof the registry does not store: one of its indexed values is too long. */
+export interface UnstorableProof {
+  readonly _tag: 'UnstorableProof';
+  readonly path: string;
+  readonly length: number;
+  readonly max: number;
+}
+
+/** Why the registry cannot store this record, or null when it can. */
+export function unstorableProof(record: ProofRecord): UnstorableProof | null {
+  const subject: Array<[string, string | null]> = [
+    ['payload.subject.task_id', record.taskId],
+    ['payload.subject.robot_id', record.robotId],
+    ['payload.subject.run_id', record.runId],
+  ];
+  for (const [path, value] of subject) {
+    if (value !== null && value.length > MAX_INDEXED_LENGTH) return { _tag: 'UnstorableProof', path, length: value.length, max: MAX_INDEXED_LENGTH };
+  }
+  const events = record.envelope.payload.telemetry_normalized.events;
+  for (let i = 0; i < events.length; i++) {
+    const topic = events[i]!.topic;
+    if (topic.length > MAX_INDEXED_LENGTH) return { _tag: 'UnstorableProof', path: `payload.telemetry_normalized.events[${i}].topic`, length: topic.length, max: MAX_INDEXED_LENGTH };
+  }
+  return null;
+}
+
+export function describeUnstorable(problem: UnstorableProof): string {
+  return `${problem.path} is ${problem.length} characters long; the registry stores and filters by values of at most ${problem.max}`;
+}
+
 /** Scalar values anywhere in `meta`, as text (bounded, so a huge meta cannot bloat the index). */
 function metaStrings(meta: unknown, out: string[] = [], budget = { left: 200 }): string[] {
   if (meta === null || meta === undefined || budget.left <= 0) return out;

@@ -138,3 +138,29 @@ function digits4(text: string, i: number): number {
   const b = digits2(text, i + 2);
   return a < 0 || b < 0 ? -1 : a * 100 + b;
 }
+
+/**
+ * The same instant as RFC 3339 in UTC (`…Z`), for text parseRfc3339 accepts; other text comes
+ * back unchanged. Only the offset is applied: the seconds (a leap second's 60 included) and
+ * every fraction digit stay as written, so no precision is lost, and `t`, `z` and a space
+ * separator become `T` and `Z`. A date the shift would take outside years 0000–9999 is
+ * returned as written.
+ */
+export function toUtcRfc3339(text: string): string {
+  if (parseRfc3339(text) === null) return text;
+  const last = text.charCodeAt(text.length - 1);
+  const offsetAt = last === UPPER_Z || last === LOWER_Z ? text.length - 1 : text.length - 6;
+  const seconds = text.slice(17, offsetAt); // "ss" and any fraction
+  const head = `${text.slice(0, 10)}T${text.slice(11, 17)}`;
+  if (offsetAt === text.length - 1) return `${head}${seconds}Z`;
+  const sign = text.charCodeAt(offsetAt) === MINUS ? -1 : 1;
+  const offsetMinutes = sign * (Number(text.slice(offsetAt + 1, offsetAt + 3)) * 60 + Number(text.slice(offsetAt + 4, offsetAt + 6)));
+  if (offsetMinutes === 0) return `${head}${seconds}Z`;
+  const local = new Date(0);
+  local.setUTCFullYear(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
+  local.setUTCHours(Number(text.slice(11, 13)), Number(text.slice(14, 16)) - offsetMinutes, 0, 0);
+  const year = local.getUTCFullYear();
+  if (year < 0 || year > 9999) return text;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())}T${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${seconds}Z`;
+}

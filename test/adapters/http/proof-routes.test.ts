@@ -168,3 +168,54 @@ test('POST /v1/score scores a stored proof or an inline envelope', async (t) => 
   t.is((await registry.call(WALLET_A, 'POST', '/v1/score', {})).status, 422);
   t.is((await registry.call(WALLET_A, 'POST', '/v1/score', { proof_id: body.proof_id, envelope })).status, 422);
 });
+
+// A wallet of its own for the tests below (WALLET_B must stay empty for the invalid-vector test).
+const WALLET_C = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
+
+test('created_at is shown in UTC with the digits as signed; the envelope keeps the offset', async (t) => {
+  const envelope = anEnvelope({ taskId: 'offset-proof', createdAt: '2026-11-20T12:00:00.250+02:00' });
+  const stored = await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope });
+  t.is(stored.status, 200);
+  const read = await registry.call(WALLET_C, 'GET', `/v1/proofs/${stored.body.proof_id}`);
+  t.is(read.body.created_at, '2026-11-20T10:00:00.250Z');
+  t.is(read.body.envelope.payload.created_at, '2026-11-20T12:00:00.250+02:00');
+  const listed = await registry.call(WALLET_C, 'GET', '/v1/proofs?task_id=offset-proof');
+  t.is(listed.body.items[0].created_at, '2026-11-20T10:00:00.250Z');
+});
+
+test('a proof whose task_id, robot_id, run_id or topic is longer than 256 characters is 422 and not stored', async (t) => {
+  const long = 'é'.repeat(257);
+  const cases: Array<[Parameters<typeof anEnvelope>[0], RegExp]> = [
+    [{ taskId: long }, /^proof not stored: payload\.subject\.task_id is 257 characters long/],
+    [{ taskId: 'long-robot', robotId: long }, /payload\.subject\.robot_id is 257/],
+    [{ taskId: 'long-run', runId: long }, /payload\.subject\.run_id is 257/],
+    [{ taskId: 'long-topic', topics: ['nav/pose', long] }, /payload\.telemetry_normalized\.events\[1\]\.topic is 257/],
+  ];
+  for (const [options, detail] of cases) {
+    const envelope = anEnvelope(options);
+    const res = await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope });
+    t.is(res.status, 422);
+    t.regex(res.body.detail, detail);
+    t.is(res.body.code, 'UnstorableProof');
+    // It verifies: the limit is the registry's, not the protocol's.
+    t.true((await registry.call(WALLET_C, 'POST', '/v1/verify', { envelope })).body.valid);
+    t.is((await registry.call(WALLET_C, 'GET', `/v1/proofs/${envelope.payload.payload_hash}`)).status, 404);
+  }
+  // 256 is stored, and a filter takes it.
+  const longest = anEnvelope({ taskId: 'é'.repeat(256) });
+  t.is((await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope: longest })).status, 200);
+  const found = await registry.call(WALLET_C, 'POST', '/v1/proofs/search', { task_id: 'é'.repeat(256) });
+  t.deepEqual(found.body.items.map((i: { proof_id: string }) => i.proof_id), [longest.payload.payload_hash]);
+});
+
+test('an empty task_id is a value a filter can match, in a search and in a list', async (t) => {
+  const envelope = anEnvelope({ taskId: '', robotId: 'empty-task-robot' });
+  t.is((await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope })).status, 200);
+  t.is((await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'not-empty' }) })).status, 200);
+  const found = await registry.call(WALLET_C, 'POST', '/v1/proofs/search', { task_id: '' });
+  t.deepEqual(found.body.items.map((i: { proof_id: string }) => i.proof_id), [envelope.payload.payload_hash]);
+  const listed = await registry.call(WALLET_C, 'GET', '/v1/proofs?task_id=');
+  t.deepEqual(listed.body.items.map((i: { proof_id: string }) => i.proof_id), [envelope.payload.payload_hash]);
+  // An empty limit is still not a number of items.
+  t.is((await registry.call(WALLET_C, 'GET', '/v1/proofs?limit=')).status, 422);
+});

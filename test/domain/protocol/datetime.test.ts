@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
-import { parseRfc3339 } from '../../../src/domain/protocol/datetime.js';
+import { parseRfc3339, toUtcRfc3339 } from '../../../src/domain/protocol/datetime.js';
 import { legacyParseRfc3339 } from './legacy-helpers.js';
 
 /** The charCode parser against the regex one it replaced: the same number (or null) for any text. */
@@ -191,4 +191,52 @@ for (const [text, expected] of CASES) {
 test('-00:00 and Z give +0, never -0', (t) => {
   t.true(Object.is(parseRfc3339('1970-01-01T00:00:00-00:00'), 0));
   t.true(Object.is(parseRfc3339('1970-01-01T00:00:00Z'), 0));
+});
+
+test('toUtcRfc3339 applies the offset and keeps every other digit as written', (t) => {
+  const cases: Array<[string, string]> = [
+    ['2026-11-20T12:00:00+02:00', '2026-11-20T10:00:00Z'],
+    ['2026-11-20T12:00:00.123456789+02:00', '2026-11-20T10:00:00.123456789Z'],
+    ['2026-11-20T01:30:00+05:45', '2026-11-19T19:45:00Z'],
+    ['2026-12-31T23:00:00-01:30', '2027-01-01T00:30:00Z'],
+    ['2024-03-01T00:10:00+00:20', '2024-02-29T23:50:00Z'],
+    ['2026-11-20t10:00:00z', '2026-11-20T10:00:00Z'],
+    ['2026-11-20 10:00:00.5Z', '2026-11-20T10:00:00.5Z'],
+    ['2026-11-20T10:00:00-00:00', '2026-11-20T10:00:00Z'],
+    ['2016-12-31T23:59:60.25Z', '2016-12-31T23:59:60.25Z'],
+    ['2017-01-01T00:59:60+01:00', '2016-12-31T23:59:60Z'],
+    ['0050-01-01T00:00:00-01:00', '0050-01-01T01:00:00Z'],
+    // Outside 0000–9999 after the shift: kept as written. Not RFC 3339: unchanged.
+    ['0000-01-01T00:00:00+01:00', '0000-01-01T00:00:00+01:00'],
+    ['9999-12-31T23:30:00-01:00', '9999-12-31T23:30:00-01:00'],
+    ['2026-11-20T10:00:00', '2026-11-20T10:00:00'],
+    ['yesterday', 'yesterday'],
+  ];
+  for (const [signed, utc] of cases) t.is(toUtcRfc3339(signed), utc, signed);
+});
+
+test('toUtcRfc3339 names the same instant, in UTC, for any date-time', (t) => {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const dateTime = fc
+    .record({
+      ms: fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9000, 0, 1) }),
+      fraction: fc.option(fc.stringMatching(/^[0-9]{1,9}$/), { nil: undefined }),
+      offset: fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+    })
+    .map(({ ms, fraction, offset }) => {
+      const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
+      const sign = offset < 0 ? '-' : '+';
+      const text = `${local}${fraction === undefined ? '' : `.${fraction}`}${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+      return text;
+    });
+  fc.assert(
+    fc.property(dateTime, (text) => {
+      const utc = toUtcRfc3339(text);
+      assert.match(utc, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/);
+      assert.equal(parseRfc3339(utc), parseRfc3339(text));
+      assert.equal(utc.slice(19, -1), text.slice(19, -6));
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass();
 });

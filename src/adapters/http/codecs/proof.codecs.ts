@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { EnvelopeCodec, Hex256, NonEmptyString } from '../../../application/codecs/envelope.codec.js';
+import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
 import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
 import { boundedString, Cursor, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
@@ -45,7 +46,8 @@ export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) => t.type(
   'VerifyBatch',
 );
 
-const Id = boundedString(1, 256);
+// Any value a stored proof can hold (see MAX_INDEXED_LENGTH), the empty string included.
+const Id = boundedString(0, MAX_INDEXED_LENGTH);
 
 export const ListQuery = t.partial({ task_id: Id, robot_id: Id, run_id: Id, limit: LimitFromQuery, cursor: Cursor }, 'ListProofsQuery');
 
@@ -57,7 +59,7 @@ export const SearchBody = t.partial(
     signer_public_key_b64: boundedString(1, 100),
     created_after: DateTimeMs,
     created_before: DateTimeMs,
-    topic: boundedString(1, 256),
+    topic: boundedString(0, MAX_INDEXED_LENGTH),
     text: boundedString(1, 200),
     limit: LimitFromBody,
     cursor: Cursor,
@@ -100,8 +102,12 @@ const SummaryProps = {
   task_id: t.string,
   robot_id: NullableString,
   run_id: NullableString,
-  created_at: t.string,
-  received_at: t.string,
+  created_at: documented(t.string, {
+    type: 'string',
+    format: 'date-time',
+    description: "payload.created_at in UTC (Z), with the seconds and fraction digits as signed; the envelope keeps the signer's own text and offset.",
+  }),
+  received_at: documented(t.string, { type: 'string', format: 'date-time' }),
   signer_public_key_b64: t.string,
   verified: t.boolean,
   topics: t.array(t.string),

@@ -6,8 +6,9 @@ import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
 import { toReport } from '../../../application/verify-proof.js';
+import { toUtcRfc3339 } from '../../../domain/protocol/datetime.js';
 import { checkOf, describeFailure, type ProofFailure } from '../../../domain/protocol/failures.js';
-import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
+import { describeUnstorable, type ProofRecord, type ProofSummary, type UnstorableProof } from '../../../domain/proof/proof-record.js';
 import { ErrorBody } from '../codecs/common.codecs.js';
 import * as c from '../codecs/proof.codecs.js';
 import { HttpError } from '../http-error.js';
@@ -57,7 +58,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
         const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope });
         if (E.isLeft(result)) {
           d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
-          throw invalidProof(result.left);
+          throw result.left._tag === 'UnstorableProof' ? unstorable(result.left) : invalidProof(result.left);
         }
         const { record, stored } = result.right;
         d.metrics.proofsSubmitted.inc({ outcome: stored ? 'stored' : 'duplicate', reason: '' });
@@ -196,7 +197,8 @@ export function summaryBody(s: ProofSummary) {
     task_id: s.taskId,
     robot_id: s.robotId,
     run_id: s.runId,
-    created_at: s.createdAt,
+    // Signed with any offset; shown in UTC (the envelope keeps the text as signed).
+    created_at: toUtcRfc3339(s.createdAt),
     received_at: iso(s.receivedAtMs),
     signer_public_key_b64: s.signerPublicKeyB64,
     // Only proofs that verified are ever stored.
@@ -220,5 +222,9 @@ function page(result: E.Either<SearchFailure, { items: readonly ProofSummary[]; 
 export function invalidProof(failure: ProofFailure): HttpError {
   return new HttpError(422, `invalid proof: ${describeFailure(failure)}`, { code: failure._tag, check: checkOf(failure) });
 }
+
+/** A proof that verifies but that the registry does not store: still the client's to fix, so 422. */
+const unstorable = (problem: UnstorableProof): HttpError =>
+  new HttpError(422, `proof not stored: ${describeUnstorable(problem)}`, { code: problem._tag, path: problem.path, max: problem.max });
 
 const notFound = (e: ProofNotFound) => new HttpError(404, `proof ${e.proofId} not found`, { code: 'not_found' });
