@@ -219,3 +219,30 @@ test('an empty task_id is a value a filter can match, in a search and in a list'
   // An empty limit is still not a number of items.
   t.is((await registry.call(WALLET_C, 'GET', '/v1/proofs?limit=')).status, 422);
 });
+
+test('GET /v1/proofs takes every search filter as a query parameter and answers as the search does', async (t) => {
+  const wallet = 'GqTPL6qRf5aUuqscLh8Rg2HTxPUXfhhAXDptTLhp1t2J';
+  const created = ['2026-11-20T08:00:00Z', '2026-11-20T09:00:00Z', '2026-11-20T10:00:00Z'];
+  for (const [i, createdAt] of created.entries()) {
+    const envelope = anEnvelope({ taskId: `filters-${i}`, robotId: `arm-${i % 2}`, createdAt, topics: i === 1 ? ['vision/frame'] : ['nav/pose'], meta: { site: i === 2 ? 'Berlin' : 'Lyon' } });
+    t.is((await registry.call(wallet, 'POST', '/v1/proofs', { envelope })).status, 200);
+  }
+  const filters: Array<Record<string, string>> = [
+    { order: 'asc' },
+    { topic: 'vision/frame' },
+    { text: 'berlin' },
+    { created_after: '2026-11-20T09:00:00Z', created_before: '2026-11-20T10:00:00Z' },
+    { robot_id: 'arm-0', order: 'asc', limit: '1' },
+  ];
+  for (const filter of filters) {
+    const listed = await registry.call(wallet, 'GET', `/v1/proofs?${new URLSearchParams(filter).toString()}`);
+    const searched = await registry.call(wallet, 'POST', '/v1/proofs/search', { ...filter, ...(filter.limit ? { limit: Number(filter.limit) } : {}) });
+    t.is(listed.status, 200, JSON.stringify(filter));
+    t.deepEqual(listed.body, searched.body, JSON.stringify(filter));
+  }
+  const asc = await registry.call(wallet, 'GET', '/v1/proofs?order=asc');
+  t.deepEqual(asc.body.items.map((i: { task_id: string }) => i.task_id), ['filters-0', 'filters-1', 'filters-2']);
+  t.deepEqual((await registry.call(wallet, 'GET', '/v1/proofs?text=berlin')).body.items.map((i: { task_id: string }) => i.task_id), ['filters-2']);
+  t.is((await registry.call(wallet, 'GET', '/v1/proofs?order=sideways')).status, 422);
+  t.is((await registry.call(wallet, 'GET', '/v1/proofs?created_after=yesterday')).status, 422);
+});

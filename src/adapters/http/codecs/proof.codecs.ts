@@ -49,24 +49,24 @@ export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) => t.type(
 // Any value a stored proof can hold (see MAX_INDEXED_LENGTH), the empty string included.
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
 
-export const ListQuery = t.partial({ task_id: Id, robot_id: Id, run_id: Id, limit: LimitFromQuery, cursor: Cursor }, 'ListProofsQuery');
+/** The filters of a list or a search; they combine with AND. */
+const FilterProps = {
+  task_id: Id,
+  robot_id: Id,
+  run_id: Id,
+  signer_public_key_b64: boundedString(1, 100),
+  created_after: DateTimeMs,
+  created_before: DateTimeMs,
+  topic: boundedString(0, MAX_INDEXED_LENGTH),
+  text: boundedString(1, 200),
+  cursor: Cursor,
+  order: t.keyof({ asc: null, desc: null }),
+};
 
-export const SearchBody = t.partial(
-  {
-    task_id: Id,
-    robot_id: Id,
-    run_id: Id,
-    signer_public_key_b64: boundedString(1, 100),
-    created_after: DateTimeMs,
-    created_before: DateTimeMs,
-    topic: boundedString(0, MAX_INDEXED_LENGTH),
-    text: boundedString(1, 200),
-    limit: LimitFromBody,
-    cursor: Cursor,
-    order: t.keyof({ asc: null, desc: null }),
-  },
-  'SearchProofs',
-);
+/** GET /v1/proofs takes every filter of a search as a query parameter. */
+export const ListQuery = t.partial({ ...FilterProps, limit: LimitFromQuery }, 'ListProofsQuery');
+
+export const SearchBody = t.partial({ ...FilterProps, limit: LimitFromBody }, 'SearchProofs');
 
 const ProofIdParam = documented(
   new t.Type<string>('proof_id', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' ? t.success(u) : t.failure(u, c)), t.identity),

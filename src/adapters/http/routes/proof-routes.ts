@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { GetProof, ProofNotFound } from '../../../application/proofs/get-proof.js';
 import type { ScoreProof } from '../../../application/proofs/score-proof.js';
-import type { SearchFailure, SearchProofs } from '../../../application/proofs/search-proofs.js';
+import type { SearchFailure, SearchInput, SearchProofs } from '../../../application/proofs/search-proofs.js';
+import type * as t from 'io-ts';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
@@ -71,23 +72,11 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       operationId: 'listProofs',
       tag: 'proofs',
       summary: 'List proofs, newest first',
+      description: 'Takes every filter of POST /v1/proofs/search as a query parameter (created_after and created_before as RFC 3339 date-times), order included; without order, newest created_at first.',
       auth: 'api_key',
       query: c.ListQuery,
       responses: { 200: { description: 'A page of proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
-      handle: async ({ query, principal }) => {
-        const result = await d.search.execute({
-          wallet: principal!.wallet,
-          query: {
-            order: 'desc',
-            limit: query.limit ?? 50,
-            ...(query.task_id !== undefined ? { taskId: query.task_id } : {}),
-            ...(query.robot_id !== undefined ? { robotId: query.robot_id } : {}),
-            ...(query.run_id !== undefined ? { runId: query.run_id } : {}),
-            ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
-          },
-        });
-        return page(result);
-      },
+      handle: async ({ query, principal }) => page(await d.search.execute({ wallet: principal!.wallet, query: searchQuery(query) })),
     }),
     route({
       method: 'get',
@@ -114,26 +103,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       auth: 'api_key',
       body: c.SearchBody,
       responses: { 200: { description: 'A page of matching proofs.', body: c.ProofListResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => {
-        const q = body;
-        const result = await d.search.execute({
-          wallet: principal!.wallet,
-          query: {
-            order: q.order ?? 'desc',
-            limit: q.limit ?? 50,
-            ...(q.task_id !== undefined ? { taskId: q.task_id } : {}),
-            ...(q.robot_id !== undefined ? { robotId: q.robot_id } : {}),
-            ...(q.run_id !== undefined ? { runId: q.run_id } : {}),
-            ...(q.signer_public_key_b64 !== undefined ? { signerPublicKeyB64: q.signer_public_key_b64 } : {}),
-            ...(q.created_after !== undefined ? { createdAfterMs: q.created_after } : {}),
-            ...(q.created_before !== undefined ? { createdBeforeMs: q.created_before } : {}),
-            ...(q.topic !== undefined ? { topic: q.topic } : {}),
-            ...(q.text !== undefined ? { text: q.text } : {}),
-            ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
-          },
-        });
-        return page(result);
-      },
+      handle: async ({ body, principal }) => page(await d.search.execute({ wallet: principal!.wallet, query: searchQuery(body) })),
     }),
     route({
       method: 'post',
@@ -189,6 +159,23 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A list's or a search's filters as the use case takes them; newest first unless asked. */
+function searchQuery(q: t.TypeOf<typeof c.SearchBody> | t.TypeOf<typeof c.ListQuery>): SearchInput {
+  return {
+    order: q.order ?? 'desc',
+    limit: q.limit ?? 50,
+    ...(q.task_id !== undefined ? { taskId: q.task_id } : {}),
+    ...(q.robot_id !== undefined ? { robotId: q.robot_id } : {}),
+    ...(q.run_id !== undefined ? { runId: q.run_id } : {}),
+    ...(q.signer_public_key_b64 !== undefined ? { signerPublicKeyB64: q.signer_public_key_b64 } : {}),
+    ...(q.created_after !== undefined ? { createdAfterMs: q.created_after } : {}),
+    ...(q.created_before !== undefined ? { createdBeforeMs: q.created_before } : {}),
+    ...(q.topic !== undefined ? { topic: q.topic } : {}),
+    ...(q.text !== undefined ? { text: q.text } : {}),
+    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+  };
+}
 
 /** A proof as lists show it (also the recent proofs of a device). */
 export function summaryBody(s: ProofSummary) {
