@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
-import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
-import { NEW_ROW_COLUMNS, type NewProofRow, type ProofRow } from './proof-rows.js';
+import { firstOfEachProof, outcomesInOrder, proofKey, storedCopies, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
+import { NEW_ROW_COLUMNS } from './proof-rows.js';
 
 /** PostgreSQL's type of each `proofs` column a new row fills, for the arrays it arrives in. */
 const COLUMN_TYPES: Record<(typeof NEW_ROW_COLUMNS)[number], string> = {
@@ -104,8 +104,6 @@ export class PostgresRowWriter implements RowWriter {
       await this.client.releaseConnection(connection);
     }
     const newKeys = new Set(inserted.map(proofKey));
-    const missing = unique.filter((p) => !newKeys.has(proofKey(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
-    const existing: ProofRow[] = missing.length > 0 ? await this.knex<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing) : [];
-    return outcomesInOrder(batch, newKeys, existing.map(({ id: _id, ...row }): NewProofRow => row));
+    return outcomesInOrder(batch, newKeys, await storedCopies(this.knex, unique, newKeys));
   }
 }

@@ -123,9 +123,16 @@ export async function insertBatch(trx: Knex.Transaction, batch: readonly Pending
 
   // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
-  const missing = unique.filter((p) => !newIds.has(proofKey(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
-  const existing: ProofRow[] = missing.length > 0 ? await trx<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing) : [];
-  return outcomesInOrder(batch, new Set(newIds.keys()), existing.map(({ id: _id, ...row }) => row));
+  const newKeys = new Set(newIds.keys());
+  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys));
+}
+
+/** The stored rows of the proofs in `unique` that were not inserted (`inserted` holds proofKeys). */
+export async function storedCopies(q: Knex | Knex.Transaction, unique: readonly PendingRow[], inserted: ReadonlySet<string>): Promise<NewProofRow[]> {
+  const missing = unique.filter((p) => !inserted.has(proofKey(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
+  if (missing.length === 0) return [];
+  const rows: ProofRow[] = await q<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing);
+  return rows.map(({ id: _id, ...row }) => row);
 }
 
 /** Identifies a proof of a wallet: the unique key of `proofs`. */

@@ -185,9 +185,10 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
    * value for a parsed body, except for a number too large for a double (see `post`).
    */
   async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
-    const json = this.options.transport === 'json' ? jsonForWorker(raw) : undefined;
+    const pooled = isPlainObject(raw) && this.slots.size > 0 && !this.closed;
+    const json = pooled && this.options.transport === 'json' ? jsonForWorker(raw) : undefined;
     const [outcome, envelopeJson] =
-      !isPlainObject(raw) || this.slots.size === 0 || this.closed || json === null
+      !pooled || json === null
         ? [checkSafely(this.inline, raw), undefined]
         : await new Promise<[CheckOutcome, string | undefined]>((resolve) => {
             // The rest of this turn's submissions join it before the first message goes.
