@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { anEnvelope, WALLET_A } from '../../support/mothers.js';
 import { startTestRegistry } from '../../support/registry.js';
 import { authHeaders } from '../../support/test-authenticator.js';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 
 test('acknowledged submissions survive a stop and a restart on the same database file', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'registry-restart-'));
@@ -51,4 +51,54 @@ test('a stop lets an in-flight request finish, then refuses new connections', as
   t.is(answered.status, 200, answered.text);
   t.regex(answered.text, /proof_id/);
   await t.throwsAsync(fetch(`${registry.url}/health`));
+});
+
+test('a stop under keep-alive load answers every request a client sent; it only refuses new connections', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-stop-load-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const registry = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}` } });
+  const url = new URL('/v1/proofs', registry.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  t.teardown(() => agent.destroy());
+  const outcomes = { answered: 0, refused: 0, lost: [] as string[] };
+  const acked: string[] = [];
+  let stopping = false;
+  let n = 0;
+  const post = (body: string) =>
+    new Promise<void>((resolve) => {
+      const req = request(url, { method: 'POST', agent, headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          outcomes.answered++;
+          if (res.statusCode === 200) acked.push((JSON.parse(Buffer.concat(chunks).toString()) as { proof_id: string }).proof_id);
+          resolve();
+        });
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ECONNREFUSED') outcomes.refused++;
+        else outcomes.lost.push(`${err.code ?? ''} ${err.message}`);
+        resolve();
+      });
+      req.end(body);
+    });
+  // 32 clients, each sending one request after another on its kept-alive connection.
+  const client = async () => {
+    while (!stopping || outcomes.refused === 0) {
+      await post(JSON.stringify({ envelope: anEnvelope({ taskId: `stop-load-${n++}` }) }));
+      if (outcomes.refused > 0) return;
+    }
+  };
+  const clients = Array.from({ length: 32 }, client);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  stopping = true;
+  await registry.close();
+  await Promise.all(clients);
+  t.deepEqual(outcomes.lost, [], `${outcomes.answered} answered, ${outcomes.refused} refused`);
+  t.true(outcomes.answered > 32);
+
+  // Every acknowledged proof is there after a restart.
+  const again = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}` } });
+  t.teardown(() => again.close());
+  for (const id of acked) t.is((await again.call(WALLET_A, 'GET', `/v1/proofs/${id}`)).status, 200, id);
 });
