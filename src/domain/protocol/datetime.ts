@@ -4,21 +4,23 @@
  * so it is rejected rather than guessed.
  *
  * Accepted text, exactly:
- *   dddd-dd-dd[Tt ]dd:dd:dd(.d{1,9})?([Zz]|[+-]dd:dd)      (d: an ASCII digit)
+ *   dddd-dd-dd[Tt ]dd:dd:dd(.d+)?([Zz]|[+-]dd:dd)      (d: an ASCII digit)
  * with month 1–12, day 1–(days in that month; 29 in February of a Gregorian leap year), hour
  * ≤ 23, minute ≤ 59, second ≤ 60, offset hours ≤ 23 and offset minutes ≤ 59.
  */
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-// Lengths with no fraction and `Z`, and the longest: nine fraction digits and `±hh:mm`.
+// The length with no fraction and `Z`. RFC 3339 sets no limit on the fraction's digits.
 const SHORTEST = 20;
-const LONGEST = 35;
+/** Fraction digits that count: nanoseconds. Later ones cannot change the millisecond. */
+const FRACTION_DIGITS = 9;
 
 /**
  * Milliseconds since the epoch, or null when the text is not an RFC 3339 date-time.
  *
- * - The fraction is truncated to milliseconds (`.9999` is 999 ms).
+ * - The fraction is truncated to milliseconds (`.9999` is 999 ms). It may have any number of
+ *   digits; those after the ninth are read but not counted.
  * - A leap second (:60) is counted as the last millisecond of its minute, whatever its
  *   fraction (`23:59:60.5Z` is 23:59:59.999).
  * - Years 0000–0099 are counted as 1900–1999, as Date.UTC does and so this always did
@@ -26,7 +28,7 @@ const LONGEST = 35;
  */
 export function parseRfc3339(text: string): number | null {
   const length = text.length;
-  if (length < SHORTEST || length > LONGEST) return null;
+  if (length < SHORTEST) return null;
   const year = digits4(text, 0);
   const month = digits2(text, 5);
   const day = digits2(text, 8);
@@ -50,7 +52,7 @@ export function parseRfc3339(text: string): number | null {
   const maxDay = month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]!;
   if (day < 1 || day > maxDay || hour > 23 || minute > 59 || second > 60) return null;
 
-  // Fraction: a dot and 1 to 9 digits, kept as an integer and its scale.
+  // Fraction: a dot and at least one digit; the first nine are kept as an integer and its scale.
   let at = 19;
   let fraction = 0;
   let scale = 1;
@@ -58,11 +60,12 @@ export function parseRfc3339(text: string): number | null {
     at++;
     const start = at;
     for (let c = text.charCodeAt(at); c >= ZERO && c <= NINE; c = text.charCodeAt(++at)) {
-      fraction = fraction * 10 + (c - ZERO);
-      scale *= 10;
+      if (at - start < FRACTION_DIGITS) {
+        fraction = fraction * 10 + (c - ZERO);
+        scale *= 10;
+      }
     }
-    const count = at - start;
-    if (count < 1 || count > 9) return null;
+    if (at === start) return null;
   }
 
   // Offset: Z, z, or ±hh:mm, and then the end of the text.
@@ -105,7 +108,26 @@ function utcMs(year: number, month: number, day: number, hour: number, minute: n
   return days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000;
 }
 
-export const toRfc3339 = (ms: number): string => new Date(ms).toISOString();
+/**
+ * An instant as RFC 3339 text, in UTC (`…Z`) wherever RFC 3339 can write it there. Its years
+ * have four digits, so an instant past 9999 in UTC (a signed `9999-12-31T23:59:59-23:59`) is
+ * written with the offset -23:59 that keeps it in 9999, and one before year 0 with +23:59,
+ * rather than as `+010000-…`, which no RFC 3339 parser reads.
+ */
+export function toRfc3339(ms: number): string {
+  const utc = new Date(ms);
+  const year = utc.getUTCFullYear();
+  if (year >= 0 && year <= 9999) return utc.toISOString();
+  const offsetMinutes = year > 9999 ? -LAST_OFFSET_MINUTES : LAST_OFFSET_MINUTES;
+  const local = new Date(ms + offsetMinutes * 60_000);
+  const localYear = local.getUTCFullYear();
+  // Further out than any signed date-time can be: nothing shorter than the expanded form.
+  if (localYear < 0 || localYear > 9999) return utc.toISOString();
+  return `${local.toISOString().slice(0, -1)}${offsetMinutes < 0 ? '-' : '+'}23:59`;
+}
+
+/** The largest offset RFC 3339 allows here (parseRfc3339 takes hours up to 23): 23:59. */
+const LAST_OFFSET_MINUTES = 23 * 60 + 59;
 
 const ZERO = 0x30;
 const NINE = 0x39;

@@ -62,12 +62,22 @@ export function describeFailure(failure: ProofFailure): string {
     case 'InvalidTimestamp':
       return `${failure.path} is not an RFC 3339 date-time with offset (got ${JSON.stringify(failure.value)})`;
     case 'TelemetryHashMismatch':
-      return `payload.telemetry_hash does not match the BLAKE3 hash of the canonical telemetry_normalized (claimed ${failure.claimed}, computed ${failure.computed})`;
+      return `payload.telemetry_hash does not match the BLAKE3 hash of the canonical telemetry_normalized (${claimedAndComputed(failure)})`;
     case 'PayloadHashMismatch':
-      return `payload.payload_hash does not match the BLAKE3 hash of the canonical payload (claimed ${failure.claimed}, computed ${failure.computed})`;
+      return `payload.payload_hash does not match the BLAKE3 hash of the canonical payload (${claimedAndComputed(failure)})`;
     case 'InvalidKeyEncoding':
       return `${failure.path} ${failure.problem}`;
     case 'SignatureInvalid':
       return 'signature_b64 is not a valid Ed25519 signature by signer_public_key_b64 over payload.payload_hash';
   }
+}
+
+/** Longest claimed hash quoted whole in a sentence; a longer one is cut. */
+const QUOTED_HASH_MAX = 80;
+
+function claimedAndComputed({ claimed, computed }: { readonly claimed: string; readonly computed: string }): string {
+  const quoted = claimed.length > QUOTED_HASH_MAX ? `${claimed.slice(0, 64)}… (${claimed.length} characters)` : claimed;
+  // The right digest in the wrong case: say so, since the difference is easy to miss.
+  const hint = claimed !== computed && claimed.toLowerCase() === computed ? '; hashes are written in lowercase hex' : '';
+  return `claimed ${JSON.stringify(quoted)}, computed ${computed}${hint}`;
 }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
-import { parseRfc3339, toUtcRfc3339 } from '../../../src/domain/protocol/datetime.js';
+import { parseRfc3339, toRfc3339, toUtcRfc3339 } from '../../../src/domain/protocol/datetime.js';
 import { legacyParseRfc3339 } from './legacy-helpers.js';
 
 /** The charCode parser against the regex one it replaced: the same number (or null) for any text. */
@@ -53,7 +53,7 @@ const valid = fc
     minute: fc.integer({ min: 0, max: 59 }),
     second: fc.integer({ min: 0, max: 60 }),
     separator: fc.constantFrom('T', 't', ' '),
-    fraction: fc.option(fc.stringMatching(/^\.\d{1,9}$/), { nil: '' }),
+    fraction: fc.option(fc.stringMatching(/^\.\d{1,20}$/), { nil: '' }),
     offset: fc.oneof(
       fc.constantFrom('Z', 'z'),
       fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([s, h, m]) => `${s}${digits(h, 2)}:${digits(m, 2)}`),
@@ -139,7 +139,9 @@ const CASES: Array<[string, number | null]> = [
   ['2026-11-20T10:00:00.9999Z', at(2026, 11, 20, 10, 0, 0, 999)], // truncated, not rounded
   ['2026-11-20T10:00:00.123456789Z', at(2026, 11, 20, 10, 0, 0, 123)],
   ['2026-11-20T10:00:00.0005Z', at(2026, 11, 20, 10)],
-  ['2026-11-20T10:00:00.1234567890Z', null], // ten fraction digits
+  ['2026-11-20T10:00:00.1234567890Z', at(2026, 11, 20, 10, 0, 0, 123)], // RFC 3339 sets no limit on the digits
+  ['2026-11-20T10:00:00.99999999999999999999+01:00', at(2026, 11, 20, 9, 0, 0, 999)], // still truncated, never rounded up
+  ['2026-11-20T10:00:00.000000000000000000000000000001Z', at(2026, 11, 20, 10)],
   ['2026-11-20T10:00:00.Z', null],
   ['2026-11-20T10:00:00+01:30', at(2026, 11, 20, 8, 30)],
   ['2026-11-20T10:00:00-23:59', at(2026, 11, 21, 9, 59)],
@@ -197,6 +199,7 @@ test('toUtcRfc3339 applies the offset and keeps every other digit as written', (
   const cases: Array<[string, string]> = [
     ['2026-11-20T12:00:00+02:00', '2026-11-20T10:00:00Z'],
     ['2026-11-20T12:00:00.123456789+02:00', '2026-11-20T10:00:00.123456789Z'],
+    ['2026-11-20T12:00:00.123456789012+02:00', '2026-11-20T10:00:00.123456789012Z'], // every digit kept, past the ninth too
     ['2026-11-20T01:30:00+05:45', '2026-11-19T19:45:00Z'],
     ['2026-12-31T23:00:00-01:30', '2027-01-01T00:30:00Z'],
     ['2024-03-01T00:10:00+00:20', '2024-02-29T23:50:00Z'],
@@ -239,4 +242,14 @@ test('toUtcRfc3339 names the same instant, in UTC, for any date-time', (t) => {
     { numRuns: 2000 },
   );
   t.pass();
+});
+
+test('toRfc3339 writes UTC, and an instant past year 9999 in UTC with the offset that keeps it in 9999', (t) => {
+  t.is(toRfc3339(Date.parse('2026-11-20T10:00:00.250Z')), '2026-11-20T10:00:00.250Z');
+  const late = parseRfc3339('9999-12-31T23:59:59-23:59')!;
+  t.is(toRfc3339(late), '9999-12-31T23:59:59.000-23:59');
+  t.is(parseRfc3339(toRfc3339(late)), late);
+  const beforeYearZero = new Date('0000-01-01T00:00:00Z').getTime() - 3_600_000;
+  t.is(toRfc3339(beforeYearZero), '0000-01-01T22:59:00.000+23:59');
+  t.is(toRfc3339(0), '1970-01-01T00:00:00.000Z');
 });

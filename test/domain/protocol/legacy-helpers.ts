@@ -36,7 +36,7 @@ export function legacyCanonicalPayloadText(payload: Record<string, unknown>, tel
 // ---- datetime.ts -------------------------------------------------------------------------
 
 const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -55,7 +55,8 @@ export function legacyParseRfc3339(text: string): number | null {
     if (oh > 23 || om > 59) return null;
     offsetMin = (m[8]!.startsWith('-') ? -1 : 1) * (oh * 60 + om);
   }
-  const frac = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  // Digits past the ninth (below a nanosecond) are not counted.
+  const frac = m[7] ? Math.floor(Number(`0${m[7].slice(0, 10)}`) * 1000) : 0;
   // A leap second (:60) is counted as the last millisecond of the minute.
   const ms = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59)) + (second === 60 ? 999 : frac);
   return ms - offsetMin * 60_000;

@@ -25,7 +25,7 @@ const rfc3339 = fc
     minute: fc.integer({ min: 0, max: 59 }),
     second: fc.integer({ min: 0, max: 60 }),
     separator: fc.constantFrom('T', 't', ' '),
-    fraction: fc.option(fc.stringMatching(/^\.\d{1,9}$/), { nil: '' }),
+    fraction: fc.option(fc.stringMatching(/^\.\d{1,15}$/), { nil: '' }),
     offset: fc.oneof(
       fc.constantFrom('Z', 'z', '+00:00'),
       fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([s, h, m]) => `${s}${pad(h)}:${pad(m)}`),

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { EnvelopeCodec, Hex256, NonEmptyString } from '../../../application/codecs/envelope.codec.js';
+import { ClaimedDigest, EnvelopeCodec, NonEmptyString } from '../../../application/codecs/envelope.codec.js';
 import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
 import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
@@ -7,7 +7,11 @@ import { boundedString, Cursor, DateTimeMs, LimitFromBody, LimitFromQuery, Nulla
 
 // The protocol's own string rules, as the document shows them.
 documented(NonEmptyString, { type: 'string', minLength: 1 });
-documented(Hex256, { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'BLAKE3-256 digest, lowercase hex' });
+documented(ClaimedDigest, {
+  type: 'string',
+  description: 'BLAKE3-256 digest as 64 lowercase hex characters. Any other string is accepted as input and fails verification as a hash that does not match.',
+  examples: ['3ff8279a8b13efe0e3d784f86b20d83c6a148abb7d3ead79ec9046667ba4abed'],
+});
 
 /**
  * The envelope is taken as any JSON value here and checked by the protocol itself, so the
@@ -97,17 +101,22 @@ export const ScoreBody = documented(
 );
 
 // Responses (documentation, and response checks in tests).
+
+/** A timestamp the service writes (RFC 3339, UTC): a string codec of its own, documented as such. */
+const timestampText = (description?: string) =>
+  documented(new t.Type<string, string, unknown>('date-time', t.string.is, t.string.validate, t.identity), {
+    type: 'string',
+    format: 'date-time',
+    ...(description !== undefined && { description }),
+  });
+
 const SummaryProps = {
   proof_id: t.string,
   task_id: t.string,
   robot_id: NullableString,
   run_id: NullableString,
-  created_at: documented(t.string, {
-    type: 'string',
-    format: 'date-time',
-    description: "payload.created_at in UTC (Z), with the seconds and fraction digits as signed; the envelope keeps the signer's own text and offset.",
-  }),
-  received_at: documented(t.string, { type: 'string', format: 'date-time' }),
+  created_at: timestampText("payload.created_at in UTC (Z), with the seconds and fraction digits as signed; the envelope keeps the signer's own text and offset."),
+  received_at: timestampText(),
   signer_public_key_b64: t.string,
   verified: t.boolean,
   topics: t.array(t.string),
@@ -116,7 +125,7 @@ const SummaryProps = {
 export const ProofSummaryResponse = t.type(SummaryProps, 'ProofSummary');
 export const ProofRecordResponse = t.type({ ...SummaryProps, envelope: EnvelopeCodec }, 'ProofRecord');
 export const ProofListResponse = t.type({ items: t.array(ProofSummaryResponse), next_cursor: NullableString }, 'ProofList');
-export const SubmitResponse = t.type({ proof_id: t.string, duplicate: t.boolean, received_at: t.string }, 'SubmitProofResult');
+export const SubmitResponse = t.type({ proof_id: t.string, duplicate: t.boolean, received_at: timestampText() }, 'SubmitProofResult');
 
 const CheckStatus = t.keyof({ passed: null, failed: null, skipped: null });
 const Checks = t.type({

@@ -1,15 +1,20 @@
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
 const overrides = new WeakMap<t.Mixed, JsonSchema>();
 
+const SHARED_CODECS: ReadonlySet<t.Mixed> = new Set<t.Mixed>([t.string, t.number, t.boolean, t.null, t.undefined, t.unknown, t.UnknownRecord, t.UnknownArray, t.Int]);
+
 /**
  * Attaches the documented schema to a codec whose rule io-ts cannot express structurally
  * (a refinement, a custom type, or a raw `unknown` that a later check validates).
  */
 export function documented<C extends t.Mixed>(codec: C, schema: JsonSchema): C {
+  // io-ts's own codecs are shared by every schema that uses them: documenting one would
+  // document them all (every t.string a date-time). A refinement gets a codec of its own.
+  if (SHARED_CODECS.has(codec)) throw new Error(`documented() needs a codec of its own, not io-ts's shared ${codec.name}`);
   overrides.set(codec, schema);
   return codec;
 }
