@@ -357,19 +357,20 @@ export function fleetStoreContract(name: string, make: () => Promise<FleetFixtur
     const { proofs, activity } = await make();
     const day = 86_400_000;
     const now = Date.parse('2026-11-30T00:00:00Z');
-    const created = [now - 10 * day, now - 3 * day, now - 2 * day, now - day + 1, now - 5 * MIN, now - MIN];
+    const created = [now - 10 * day, now - 3 * day, now - 2 * day, now - day + 1, now - 5 * MIN, now - MIN, now + day];
     const records = created.map((ms, i) => aProofRecord(WALLET_A, { taskId: `s${i}`, createdAt: new Date(ms).toISOString() }));
     for (const r of records) await proofs.add(r);
     await proofs.add(aProofRecord(WALLET_B, { taskId: 'b', createdAt: new Date(now).toISOString() }));
-    t.deepEqual(await activity.activity(WALLET_A, [now - day, now - 7 * day]), {
-      total: 6,
+    // The last one is dated a day ahead (a device clock off): in the total, in no window.
+    t.deepEqual(await activity.activity(WALLET_A, [now - day, now - 7 * day], now), {
+      total: 7,
       since: [3, 5],
       firstCreatedAtMs: created[0],
-      lastCreatedAtMs: created[5],
+      lastCreatedAtMs: created[6],
     });
-    t.deepEqual(await activity.activity('nobody', [now]), { total: 0, since: [0], firstCreatedAtMs: null, lastCreatedAtMs: null });
+    t.deepEqual(await activity.activity('nobody', [now], now), { total: 0, since: [0], firstCreatedAtMs: null, lastCreatedAtMs: null });
     const latest = await activity.recentEnvelopes(WALLET_A, 2);
-    t.deepEqual(latest, [records[5]!.envelope, records[4]!.envelope]);
-    t.is((await activity.recentEnvelopes(WALLET_A, 100)).length, 6);
+    t.deepEqual(latest, [records[6]!.envelope, records[5]!.envelope]);
+    t.is((await activity.recentEnvelopes(WALLET_A, 100)).length, 7);
   });
 }

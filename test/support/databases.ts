@@ -95,6 +95,24 @@ export async function withSqliteFile<T>(fn: (db: Database, file: string) => Prom
 }
 
 /** A unique schema name, so parallel test files and runs never share tables. */
+/**
+ * A PostgreSQL schema of the test's own, for code that opens DATABASE_URL itself (a whole
+ * registry, a CLI command): `url` selects the schema through the connection's search_path,
+ * `admin` is a connection to it, and the schema is dropped when the test ends. No skip when
+ * PostgreSQL is down: the test fails.
+ */
+export async function postgresSchemaUrl(t: ExecutionContext, label: string): Promise<{ url: string; admin: Database }> {
+  const schema = uniqueSchemaName(label);
+  const admin = await openDatabase(TEST_POSTGRES_URL, { schema, poolSize: 1 });
+  t.teardown(async () => {
+    await admin.knex.raw('drop schema if exists ?? cascade', [schema]);
+    await admin.close();
+  });
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), admin };
+}
+
 export function uniqueSchemaName(label: string): string {
   const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30);
   return `t_${slug}_${process.pid}_${randomBytes(4).toString('hex')}`;

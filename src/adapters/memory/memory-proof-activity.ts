@@ -9,7 +9,7 @@ import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 export class MemoryProofActivity implements ProofActivityReader {
   constructor(private readonly proofs: ProofStore) {}
 
-  async activity(wallet: string, sinceMs: readonly number[]): Promise<ProofActivity> {
+  async activity(wallet: string, sinceMs: readonly number[], untilMs: number): Promise<ProofActivity> {
     let total = 0;
     const since = sinceMs.map(() => 0);
     let first: number | null = null;
@@ -21,7 +21,7 @@ export class MemoryProofActivity implements ProofActivityReader {
         total++;
         first ??= p.createdAtMs;
         last = p.createdAtMs;
-        sinceMs.forEach((s, i) => (since[i]! += p.createdAtMs >= s ? 1 : 0));
+        sinceMs.forEach((s, i) => (since[i]! += p.createdAtMs >= s && p.createdAtMs <= untilMs ? 1 : 0));
       }
       after = page.next ?? undefined;
     } while (after);

@@ -15,8 +15,9 @@ export class KnexProofActivity implements ProofActivityReader {
     this.knex = db.knex;
   }
 
-  async activity(wallet: string, sinceMs: readonly number[]): Promise<ProofActivity> {
-    const sums = sinceMs.map((_, i) => this.knex.raw(`sum(case when created_at_ms >= ? then 1 else 0 end) as ??`, [sinceMs[i]!, `since_${i}`]));
+  async activity(wallet: string, sinceMs: readonly number[], untilMs: number): Promise<ProofActivity> {
+    // A proof dated in the future (a device clock ahead) is in the total, in no window.
+    const sums = sinceMs.map((_, i) => this.knex.raw(`sum(case when created_at_ms >= ? and created_at_ms <= ? then 1 else 0 end) as ??`, [sinceMs[i]!, untilMs, `since_${i}`]));
     const row = (await this.knex('proofs')
       .where('wallet', wallet)
       .select(this.knex.raw('count(*) as total'), this.knex.raw('min(created_at_ms) as first_ms'), this.knex.raw('max(created_at_ms) as last_ms'), ...sums)

@@ -14,10 +14,12 @@ export interface WriteRequest {
   readonly batch: readonly PendingRow[];
 }
 
-/** An error as it crossed the thread: message and driver code (e.g. SQLITE_BUSY, 57P01). */
+/** An error as it crossed the thread: message, driver code (e.g. SQLITE_BUSY, 57P01), PostgreSQL's severity and the error's name. */
 export interface WireError {
   readonly message: string;
   readonly code?: string;
+  readonly severity?: string;
+  readonly name?: string;
 }
 
 export type RowWriterReply =
@@ -28,11 +30,18 @@ export type RowWriterReply =
 
 export function toWireError(err: unknown): WireError {
   const message = err instanceof Error ? err.message : String(err);
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? { message, code } : { message };
+  const { code, severity, name } = (err ?? {}) as { code?: unknown; severity?: unknown; name?: unknown };
+  return {
+    message,
+    ...(typeof code === 'string' && { code }),
+    ...(typeof severity === 'string' && { severity }),
+    ...(typeof name === 'string' && name !== 'Error' && { name }),
+  };
 }
 
-/** An Error carrying the driver code, so the HTTP edge maps it as it would a local one. */
+/** An Error carrying what the HTTP edge looks at (code, severity, name), so it maps it as it would a local one. */
 export function fromWireError(wire: WireError): Error {
-  return Object.assign(new Error(wire.message), wire.code === undefined ? {} : { code: wire.code });
+  const error = new Error(wire.message);
+  if (wire.name !== undefined) error.name = wire.name;
+  return Object.assign(error, wire.code === undefined ? {} : { code: wire.code }, wire.severity === undefined ? {} : { severity: wire.severity });
 }

@@ -168,15 +168,16 @@ export class SqliteRowWriter implements RowWriter {
  * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them. TEMP: it lives
  * on this connection only, so the schema, the other connections and PostgreSQL do not change.
  *
- * A device id is 1 to DEVICE_ID_MAX UTF-16 code units (isDeviceId). SQL cannot count those,
- * so the trigger takes the ids of 1 to DEVICE_ID_MAX UTF-8 bytes, which all qualify (a code
- * unit takes at least one byte), and the writer counts the longer ones itself (countedHere).
+ * A device id is 1 to DEVICE_ID_MAX characters without U+0000 (isDeviceId). The trigger takes
+ * the ids of 1 to DEVICE_ID_MAX UTF-8 bytes with no zero byte, which all qualify (a character
+ * takes at least one byte), and
+ * the writer counts the longer ones itself (countedHere), so the rule stays in one place.
  */
 const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_and_devices after insert on main.proofs begin
   insert into main.proof_topics (proof_pk, wallet, topic) select distinct new.id, new.wallet, value from json_each(new.topics);
   insert into main.devices (${DEVICE_UPSERT_COLUMNS})
     select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
-    where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX}
+    where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0
     ${deviceUpsertConflict('min', 'max')};
 end`;
 

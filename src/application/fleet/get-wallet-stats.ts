@@ -61,7 +61,7 @@ export class GetWalletStats {
     const wallet = input.wallet;
     const nowMs = this.clock.nowMs();
     const [activity, buckets, groupCount, envelopes, usage] = await Promise.all([
-      this.proofs.activity(wallet, [nowMs - DAY_MS, nowMs - 7 * DAY_MS]),
+      this.proofs.activity(wallet, [nowMs - DAY_MS, nowMs - 7 * DAY_MS], nowMs),
       this.fleet.deviceBuckets(wallet, cutoffsAt(nowMs, this.windows)),
       this.fleet.countGroups(wallet),
       this.proofs.recentEnvelopes(wallet, SCORE_SAMPLE),

@@ -30,7 +30,7 @@ export class ReportDeviceHealth {
 
   async execute(input: { wallet: string; deviceId: string; readings: HealthReadings }): Promise<E.Either<InvalidHealthReport, HealthRecorded>> {
     if (!isDeviceId(input.deviceId)) {
-      return E.left({ _tag: 'InvalidHealthReport', field: 'device_id', detail: `device_id must be 1 to ${DEVICE_ID_MAX} characters` });
+      return E.left({ _tag: 'InvalidHealthReport', field: 'device_id', detail: `device_id must be 1 to ${DEVICE_ID_MAX} characters, without U+0000` });
     }
     const checked = checkHealthReadings(input.readings);
     if (E.isLeft(checked)) return checked;

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { API_KEY_SECRET_BYTES, displayPrefix, formatApiKey } from '../../domain/identity/api-key.js';
+import { normalizeName, type InvalidText } from '../../domain/fleet/names.js';
 import { encodeBase58 } from '../../domain/identity/base58.js';
 import { bytesToHex, utf8 } from '../../domain/protocol/encoding.js';
 import type { Clock } from '../ports/clock.js';
@@ -27,7 +28,10 @@ export class CreateApiKey {
     private readonly maxKeysPerWallet = 100,
   ) {}
 
-  async execute(input: { wallet: string; name: string }): Promise<E.Either<TooManyKeys, CreatedKey>> {
+  /** The name follows the rule of device and group names: trimmed, 1 to 100 characters, no control characters. */
+  async execute(input: { wallet: string; name: string }): Promise<E.Either<TooManyKeys | InvalidText, CreatedKey>> {
+    const name = normalizeName(input.name);
+    if (E.isLeft(name)) return name;
     if ((await this.keys.countByWallet(input.wallet)) >= this.maxKeysPerWallet) {
       return E.left({ _tag: 'TooManyKeys', max: this.maxKeysPerWallet });
     }
@@ -36,7 +40,7 @@ export class CreateApiKey {
       // A public id, unrelated to the secret: it appears in URLs and logs.
       keyId: `key_${encodeBase58(this.random.bytes(16))}`,
       wallet: input.wallet,
-      name: input.name,
+      name: name.right,
       prefix: displayPrefix(key),
       keyHash: hashApiKey(this.hasher, key),
       createdAtMs: this.clock.nowMs(),

@@ -1,9 +1,10 @@
+import { hasCharacters } from '../text/characters.js';
 import type { HealthReport } from './health-report.js';
 
-/** Longest device id, in UTF-16 units. A proof whose robot_id is longer (or empty) names no device. */
+/** Longest device id, in characters (code points). A device id holds no U+0000; a proof whose robot_id is empty or longer names no device. */
 export const DEVICE_ID_MAX = 128;
 
-export const isDeviceId = (id: string): boolean => id.length >= 1 && id.length <= DEVICE_ID_MAX;
+export const isDeviceId = (id: string): boolean => hasCharacters(id, 1, DEVICE_ID_MAX) && !id.includes('\u0000');
 
 /**
  * A device of one wallet: a `robot_id` seen in the wallet's proofs or in a health report.

@@ -1,3 +1,4 @@
+import { hasCharacters } from '../text/characters.js';
 import * as E from 'fp-ts/lib/Either.js';
 
 export const HEALTH_LEVELS = ['ok', 'degraded', 'error'] as const;
@@ -59,12 +60,14 @@ export function checkHealthReadings(r: HealthReadings): E.Either<InvalidHealthRe
   for (const [field, value, { min, max }] of ranges) {
     if (value !== null && !(Number.isFinite(value) && value >= min && value <= max)) return invalid(field, `must be a number from ${min} to ${max}`);
   }
-  if (r.message !== null && [...r.message].length > HEALTH_LIMITS.messageMax) return invalid('message', `must be at most ${HEALTH_LIMITS.messageMax} characters`);
+  if (r.message !== null && !hasCharacters(r.message, 0, HEALTH_LIMITS.messageMax)) return invalid('message', `must be at most ${HEALTH_LIMITS.messageMax} characters`);
+  // The message is stored as text, which cannot hold U+0000 on PostgreSQL.
+  if (r.message !== null && r.message.includes('\u0000')) return invalid('message', 'must not contain U+0000 (NUL)');
   if (r.metrics !== null) {
     const entries = Object.entries(r.metrics);
     if (entries.length > HEALTH_LIMITS.metricsMaxKeys) return invalid('metrics', `must have at most ${HEALTH_LIMITS.metricsMaxKeys} members`);
     for (const [key, value] of entries) {
-      if (key.length < 1 || key.length > HEALTH_LIMITS.metricKeyMax) return invalid('metrics', `member names must be 1 to ${HEALTH_LIMITS.metricKeyMax} characters`);
+      if (!hasCharacters(key, 1, HEALTH_LIMITS.metricKeyMax)) return invalid('metrics', `member names must be 1 to ${HEALTH_LIMITS.metricKeyMax} characters`);
       if (typeof value !== 'number' || !Number.isFinite(value)) return invalid(`metrics.${key}`, 'must be a finite number');
     }
   }

@@ -1,3 +1,4 @@
+import { characterCount, hasCharacters } from '../text/characters.js';
 import type { JsonValue, ProofEnvelope } from '../protocol/envelope.js';
 import type { VerifiedProof } from '../protocol/verify-envelope.js';
 
@@ -47,48 +48,53 @@ export function toProofRecord(verified: VerifiedProof, wallet: string, receivedA
     receivedAtMs,
     topics,
     eventCount: events.length,
-    searchText: words.join('\n').toLowerCase(),
+    // U+0000 cannot be stored (PostgreSQL); in the search text it separates words like a line break.
+    searchText: words.join('\n').replaceAll(NUL, '\n').toLowerCase(),
     envelope: verified.envelope,
     ...(verified.envelopeJson !== undefined ? { envelopeJson: verified.envelopeJson } : {}),
   };
 }
 
 /**
- * Longest task_id, robot_id, run_id or topic the registry stores, in UTF-16 code units (what
- * a filter accepts too). Each is a key of an index; PostgreSQL refuses an index entry over
- * about 2,700 bytes, so without a limit a long id would be stored on SQLite and refused on
- * PostgreSQL. 256 units are at most 768 bytes of UTF-8.
+ * Longest task_id, robot_id, run_id or topic the registry stores, in characters (code points,
+ * what a filter accepts too). Each is a key of an index; PostgreSQL refuses an index entry
+ * over about 2,700 bytes, so without a limit a long id would be stored on SQLite and refused
+ * on PostgreSQL. 256 characters are at most 1,024 bytes of UTF-8.
  */
 export const MAX_INDEXED_LENGTH = 256;
 
-/** A verified proof the registry does not store: one of its indexed values is too long. */
-export interface UnstorableProof {
-  readonly _tag: 'UnstorableProof';
-  readonly path: string;
-  readonly length: number;
-  readonly max: number;
-}
+/**
+ * A verified proof the registry does not store: one of its indexed values is too long, or
+ * holds U+0000, which a PostgreSQL text value cannot hold (the same proof would be stored on
+ * SQLite and refused on PostgreSQL, so every store refuses it).
+ */
+export type UnstorableProof =
+  | { readonly _tag: 'UnstorableProof'; readonly problem: 'too_long'; readonly path: string; readonly length: number; readonly max: number }
+  | { readonly _tag: 'UnstorableProof'; readonly problem: 'nul'; readonly path: string };
 
 /** Why the registry cannot store this record, or null when it can. */
 export function unstorableProof(record: ProofRecord): UnstorableProof | null {
-  const subject: Array<[string, string | null]> = [
+  const values: Array<[string, string | null]> = [
     ['payload.subject.task_id', record.taskId],
     ['payload.subject.robot_id', record.robotId],
     ['payload.subject.run_id', record.runId],
   ];
-  for (const [path, value] of subject) {
-    if (value !== null && value.length > MAX_INDEXED_LENGTH) return { _tag: 'UnstorableProof', path, length: value.length, max: MAX_INDEXED_LENGTH };
-  }
   const events = record.envelope.payload.telemetry_normalized.events;
-  for (let i = 0; i < events.length; i++) {
-    const topic = events[i]!.topic;
-    if (topic.length > MAX_INDEXED_LENGTH) return { _tag: 'UnstorableProof', path: `payload.telemetry_normalized.events[${i}].topic`, length: topic.length, max: MAX_INDEXED_LENGTH };
+  for (let i = 0; i < events.length; i++) values.push([`payload.telemetry_normalized.events[${i}].topic`, events[i]!.topic]);
+  for (const [path, value] of values) {
+    if (value === null) continue;
+    if (!hasCharacters(value, 0, MAX_INDEXED_LENGTH)) return { _tag: 'UnstorableProof', problem: 'too_long', path, length: characterCount(value), max: MAX_INDEXED_LENGTH };
+    if (value.includes(NUL)) return { _tag: 'UnstorableProof', problem: 'nul', path };
   }
   return null;
 }
 
+const NUL = '\u0000';
+
 export function describeUnstorable(problem: UnstorableProof): string {
-  return `${problem.path} is ${problem.length} characters long; the registry stores and filters by values of at most ${problem.max}`;
+  return problem.problem === 'nul'
+    ? `${problem.path} contains U+0000 (NUL), which the registry does not store`
+    : `${problem.path} is ${problem.length} characters long; the registry stores and filters by values of at most ${problem.max}`;
 }
 
 /** Scalar values anywhere in `meta`, as text (bounded, so a huge meta cannot bloat the index). */

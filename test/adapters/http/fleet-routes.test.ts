@@ -4,6 +4,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import * as c from '../../../src/adapters/http/codecs/fleet.codecs.js';
 import type { Clock } from '../../../src/application/ports/clock.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
+import { openApiConformance } from '../../support/openapi-conformance.js';
 import { startTestRegistry, type TestRegistry } from '../../support/registry.js';
 
 // A clock the tests move: statuses derive from it. Windows: online 5 min, offline after 1 h.
@@ -327,4 +328,33 @@ test('the OpenAPI document describes the fleet and statistics routes', async (t)
   const health = res.body.paths['/v1/fleet/devices/{device_id}/health'].post.requestBody.content['application/json'].schema;
   t.deepEqual([health.properties.cpu_percent.minimum, health.properties.cpu_percent.maximum], [0, 100]);
   t.deepEqual(health.required, ['status']);
+});
+
+test('real fleet and statistics responses match the schemas the OpenAPI document gives them', async (t) => {
+  const check = openApiConformance((await registry.call(null, 'GET', '/openapi.json')).body);
+  const w = wallet(90);
+  await submit(w, 'conf-arm');
+  const group = await registry.call(w, 'POST', '/v1/fleet/groups', { name: 'conformance', description: 'd' });
+  const groupId = group.body.group_id as string;
+  const calls: Array<[string, string, string, unknown?]> = [
+    ['/v1/fleet', 'GET', '/v1/fleet'],
+    ['/v1/fleet/devices/{device_id}', 'GET', '/v1/fleet/devices/conf-arm'],
+    ['/v1/fleet/devices/{device_id}', 'GET', '/v1/fleet/devices/none-such'],
+    ['/v1/fleet/devices/{device_id}/name', 'PATCH', '/v1/fleet/devices/conf-arm/name', { name: 'Arm' }],
+    ['/v1/fleet/devices/{device_id}/health', 'POST', '/v1/fleet/devices/conf-arm/health', { status: 'degraded', cpu_percent: 50, message: 'hot', metrics: { fan_rpm: 900 } }],
+    ['/v1/fleet/devices/{device_id}/health', 'POST', '/v1/fleet/devices/conf-arm/health', { status: 'ok', cpu_percent: 101 }],
+    ['/v1/fleet/groups', 'GET', '/v1/fleet/groups'],
+    ['/v1/fleet/groups/{group_id}', 'GET', `/v1/fleet/groups/${groupId}`],
+    ['/v1/fleet/groups/{group_id}/assign', 'POST', `/v1/fleet/groups/${groupId}/assign`, { device_ids: ['conf-arm'] }],
+    ['/v1/fleet/groups/{group_id}/assign', 'POST', `/v1/fleet/groups/${groupId}/assign`, { device_ids: ['nobody'] }],
+    ['/v1/fleet/groups/{group_id}/unassign', 'POST', `/v1/fleet/groups/${groupId}/unassign`, { device_ids: ['conf-arm'] }],
+    ['/v1/stats/wallet/{addr}', 'GET', `/v1/stats/wallet/${w}`],
+    ['/v1/stats/wallet/{addr}', 'GET', `/v1/stats/wallet/${wallet(91)}`],
+    ['/v1/fleet/groups/{group_id}', 'DELETE', `/v1/fleet/groups/${groupId}`],
+  ];
+  t.is(check('/v1/fleet/groups', 'POST', group.status, group.body), null);
+  for (const [path, method, url, body] of calls) {
+    const res = await registry.call(w, method, url, body);
+    t.is(check(path, method, res.status, res.body), null);
+  }
 });

@@ -1,6 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { openDatabase } from '../../../src/adapters/sql/index.js';
-import { TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
+import { postgresSchemaUrl } from '../../support/databases.js';
 import { anEnvelope } from '../../support/mothers.js';
 import { fixedClock, startTestRegistry, type TestRegistry } from '../../support/registry.js';
 
@@ -88,17 +87,8 @@ test('the fleet scenario on SQLite', async (t) => {
 });
 
 test('the fleet scenario on PostgreSQL', async (t) => {
-  // A schema of its own, chosen through the connection's search_path: the registry opens
-  // DATABASE_URL itself. No skip when PostgreSQL is down: this test fails.
-  const schema = uniqueSchemaName('fleet_scenario');
-  const admin = await openDatabase(TEST_POSTGRES_URL, { schema, poolSize: 1 });
-  t.teardown(async () => {
-    await admin.knex.raw('drop schema if exists ?? cascade', [schema]);
-    await admin.close();
-  });
-  const url = new URL(TEST_POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const registry = await startTestRegistry({ clock, env: { DATABASE_URL: url.toString() } });
+  const { url } = await postgresSchemaUrl(t, 'fleet_scenario');
+  const registry = await startTestRegistry({ clock, env: { DATABASE_URL: url } });
   t.teardown(() => registry.close());
   t.is(registry.database.dialect, 'postgres');
   await scenario(t, registry);

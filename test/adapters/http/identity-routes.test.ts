@@ -6,6 +6,7 @@ import * as c from '../../../src/adapters/http/codecs/identity.codecs.js';
 import { anEnvelope } from '../../support/mothers.js';
 import { aWallet, MINT, OTHER_MINT } from '../../support/identity.js';
 import { startIdentityApp, type IdentityApp } from '../../support/identity-app.js';
+import { openApiConformance } from '../../support/openapi-conformance.js';
 
 // An app of its own per test: tests run concurrently and some move the clock.
 let next = 100;
@@ -253,6 +254,38 @@ test('POST /v1/access/check answers for any owner, mint and minimum', async (t) 
   }
 });
 
+test('a key name is 1 to 100 characters after trimming, counted as people count them (an emoji is one), with no control characters', async (t) => {
+  const app = await fresh(t);
+  const alice = await funded(app);
+  const token = await app.signIn(alice);
+  const create = (name: string) => app.call('POST', '/v1/keys', { credential: token, wallet: alice.address, body: { name } });
+  t.is((await create('\u{1F916}'.repeat(100))).status, 201);
+  const long = await create('\u{1F916}'.repeat(101));
+  t.is(long.status, 422);
+  t.regex(long.body.detail, /at most 100 characters/);
+  // The rule of device and group names: trimmed, not blank, no control characters.
+  const trimmed = await create('  robot arm 7  ');
+  t.is(trimmed.body.name, 'robot arm 7');
+  for (const [name, words] of [['', /1 to 200|empty/], ['   ', /empty or only whitespace/], ['a\nb', /control characters/], ['a\u0000b', /U\+0000|control/]] as const) {
+    const res = await create(name);
+    t.is(res.status, 422, JSON.stringify(name));
+    t.regex(res.body.detail, words);
+  }
+});
+
+test("a key's usage counts requests refused for their body: malformed, not JSON, too large", async (t) => {
+  const app = await fresh(t, { BODY_LIMIT_BYTES: '2048' });
+  const alice = await funded(app);
+  const { key, keyId, token } = await app.apiKey(alice);
+  const send = (body: string, type = 'application/json') => app.call('POST', '/v1/verify', { credential: key, wallet: alice.address, body, raw: true, headers: { 'content-type': type } });
+  t.is((await send('{"envelope": ')).status, 400);
+  t.is((await send('envelope=1', 'text/plain')).status, 415);
+  t.is((await send(JSON.stringify({ envelope: 'x'.repeat(5000) }))).status, 413);
+  const listed = await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address });
+  const mine = (listed.body.items as Array<{ key_id: string; request_count: number; error_count: number }>).find((k) => k.key_id === keyId)!;
+  t.like(mine, { request_count: 3, error_count: 3 });
+});
+
 test("DELETE of another wallet's key is 404 and leaves it working", async (t) => {
   const app = await fresh(t);
   const alice = await funded(app);
@@ -328,4 +361,27 @@ test('rate limits: sign-in per IP and requests per key give 429 with Retry-After
   // The refused request was made with the key, so it shows in the key's figures.
   const [usage] = (await limited.call('GET', '/v1/keys', { credential: token, wallet: alice.address })).body.items;
   t.like(usage, { key_id: keyId, request_count: 5, error_count: 1 });
+});
+
+test('real identity responses match the schemas the OpenAPI document gives them', async (t) => {
+  const app = await fresh(t);
+  const alice = await funded(app);
+  const check = openApiConformance((await app.call('GET', '/openapi.json')).body);
+  const connect = await app.call('POST', '/v1/auth/wallet/connect', { body: { wallet_address: alice.address } });
+  t.is(check('/v1/auth/wallet/connect', 'POST', connect.status, connect.body), null);
+  const { challenge } = connect.body;
+  const verify = await app.call('POST', '/v1/auth/wallet/verify', { body: { wallet_address: alice.address, challenge, signature: alice.sign(challenge) } });
+  t.is(check('/v1/auth/wallet/verify', 'POST', verify.status, verify.body), null);
+  const replay = await app.call('POST', '/v1/auth/wallet/verify', { body: { wallet_address: alice.address, challenge, signature: alice.sign(challenge) } });
+  t.is(check('/v1/auth/wallet/verify', 'POST', replay.status, replay.body), null);
+  const token = verify.body.access_token as string;
+  const created = await app.call('POST', '/v1/keys', { credential: token, wallet: alice.address, body: { name: 'conformance' } });
+  t.is(check('/v1/keys', 'POST', created.status, created.body), null);
+  await app.call('POST', '/v1/verify', { credential: created.body.key, wallet: alice.address, body: { envelope: {} } });
+  const listed = await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address });
+  t.is(check('/v1/keys', 'GET', listed.status, listed.body), null);
+  const access = await app.call('POST', '/v1/access/check', { body: { owner: alice.address, mint: 'So11111111111111111111111111111111111111112', minimum: 10 } });
+  t.is(check('/v1/access/check', 'POST', access.status, access.body), null);
+  const unknownKey = await app.call('DELETE', '/v1/keys/none-such', { credential: token, wallet: alice.address });
+  t.is(check('/v1/keys/{key_id}', 'DELETE', unknownKey.status, unknownKey.body), null);
 });

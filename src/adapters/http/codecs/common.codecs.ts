@@ -1,21 +1,33 @@
 import * as t from 'io-ts';
 import { parseRfc3339 } from '../../../domain/protocol/datetime.js';
+import { hasCharacters } from '../../../domain/text/characters.js';
 import { documented } from '../openapi/codec-schema.js';
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const kind = (u: unknown) => (u === null ? 'null' : Array.isArray(u) ? 'an array' : typeof u);
 
-/** A string with length bounds, e.g. a name or a search term. */
+/**
+ * A string with length bounds in characters (code points, as JSON Schema counts), e.g. a name
+ * or a search term. U+0000 and lone surrogates are refused: no stored text holds them
+ * (PostgreSQL cannot hold U+0000; a lone surrogate has no UTF-8 form, and a database would
+ * read it as U+FFFD and match what it does not say).
+ */
 export function boundedString(min: number, max: number, name = `string(${min}..${max})`): t.Type<string, string, unknown> {
   return documented(
     new t.Type<string, string, unknown>(
       name,
-      (u): u is string => typeof u === 'string' && u.length >= min && u.length <= max,
+      (u): u is string => typeof u === 'string' && hasCharacters(u, min, max) && !u.includes('\u0000') && !LONE_SURROGATE.test(u),
       (u, c) =>
         typeof u !== 'string'
           ? t.failure(u, c, u === undefined ? 'is required' : `must be a string (got ${kind(u)})`)
-          : u.length < min || u.length > max
+          : !hasCharacters(u, min, max)
             ? t.failure(u, c, `must be ${min} to ${max} characters long`)
-            : t.success(u),
+            : u.includes('\u0000')
+              ? t.failure(u, c, 'must not contain U+0000 (NUL)')
+              : LONE_SURROGATE.test(u)
+                ? t.failure(u, c, 'must not contain a lone surrogate (it has no UTF-8 form)')
+                : t.success(u),
       t.identity,
     ),
     { type: 'string', minLength: min, maxLength: max },

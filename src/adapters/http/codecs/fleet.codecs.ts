@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
-import { DEVICE_ID_MAX } from '../../../domain/fleet/device.js';
+import { DEVICE_ID_MAX, isDeviceId } from '../../../domain/fleet/device.js';
+import { hasCharacters } from '../../../domain/text/characters.js';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../../domain/fleet/device-status.js';
 import { MAX_DEVICES_PER_CHANGE } from '../../../domain/fleet/group.js';
 import { HEALTH_LEVELS, HEALTH_LIMITS, type HealthLevel } from '../../../domain/fleet/health-report.js';
@@ -107,7 +108,7 @@ const DeviceIdList = custom<string[]>(
   'device_ids',
   (u): u is string[] => Array.isArray(u),
   (u) =>
-    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && id.length >= 1 && id.length <= DEVICE_ID_MAX)
+    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && isDeviceId(id))
       ? (u as string[])
       : undefined,
   (u) =>
@@ -139,8 +140,8 @@ const Metrics = custom<Record<string, number> | null>(
 const Message = custom<string | null>(
   'message',
   (u): u is string | null => u === null || typeof u === 'string',
-  (u) => (u === null ? null : typeof u === 'string' && [...u].length <= HEALTH_LIMITS.messageMax ? u : undefined),
-  () => `must be a string of at most ${HEALTH_LIMITS.messageMax} characters`,
+  (u) => (u === null ? null : typeof u === 'string' && hasCharacters(u, 0, HEALTH_LIMITS.messageMax) && !u.includes('\u0000') ? u : undefined),
+  () => `must be a string of at most ${HEALTH_LIMITS.messageMax} characters, without U+0000`,
   { type: ['string', 'null'], maxLength: HEALTH_LIMITS.messageMax },
 );
 

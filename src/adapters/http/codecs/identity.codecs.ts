@@ -47,7 +47,10 @@ export const VerifyBody = t.type(
   'WalletVerify',
 );
 
-export const CreateKeyBody = t.type({ name: boundedString(1, 100) }, 'CreateApiKey');
+export const CreateKeyBody = t.type(
+  { name: documented(boundedString(1, 200, 'key name'), { type: 'string', minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters after trimming, no control characters.' }) },
+  'CreateApiKey',
+);
 export const KeyIdParams = t.type({ key_id: boundedString(1, 64) });
 
 export const AccessCheckBody = t.type(

@@ -1,3 +1,4 @@
+import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import type { DeviceView } from '../../../application/fleet/device-view.js';
 import type { FleetOverview } from '../../../application/fleet/get-fleet-overview.js';
 import type { WalletStats } from '../../../application/fleet/get-wallet-stats.js';
@@ -9,7 +10,7 @@ import type { HealthReport } from '../../../domain/fleet/health-report.js';
 
 /** JSON bodies of the fleet and stats routes (shapes: codecs/fleet.codecs.ts). */
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = toRfc3339;
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function healthBody(r: HealthReport) {

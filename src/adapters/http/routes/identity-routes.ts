@@ -1,3 +1,5 @@
+import { toRfc3339 } from '../../../domain/protocol/datetime.js';
+import { describeInvalidText } from '../../../domain/fleet/names.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
@@ -33,7 +35,7 @@ const ERROR_TEXT: Record<number, string> = {
 };
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
 const AUTHED = [401, 403, 429, 503];
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = toRfc3339;
 
 export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
   return [
@@ -87,7 +89,12 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
         const result = await d.createKey.execute({ wallet: principal!.wallet, name: body.name });
-        if (E.isLeft(result)) throw new HttpError(422, `a wallet can have at most ${result.left.max} API keys; delete one first`, { code: 'too_many_keys' });
+        if (E.isLeft(result)) {
+          const e = result.left;
+          throw e._tag === 'TooManyKeys'
+            ? new HttpError(422, `a wallet can have at most ${e.max} API keys; delete one first`, { code: 'too_many_keys' })
+            : new HttpError(422, describeInvalidText(e), { code: 'validation_error', path: e.field });
+        }
         const { record, key } = result.right;
         return {
           status: 201,

@@ -1,3 +1,4 @@
+import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { GetProof, ProofNotFound } from '../../../application/proofs/get-proof.js';
 import type { ScoreProof } from '../../../application/proofs/score-proof.js';
@@ -158,7 +159,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
   ];
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = toRfc3339;
 
 /** A list's or a search's filters as the use case takes them; newest first unless asked. */
 function searchQuery(q: t.TypeOf<typeof c.SearchBody> | t.TypeOf<typeof c.ListQuery>): SearchInput {
@@ -212,6 +213,6 @@ export function invalidProof(failure: ProofFailure): HttpError {
 
 /** A proof that verifies but that the registry does not store: still the client's to fix, so 422. */
 const unstorable = (problem: UnstorableProof): HttpError =>
-  new HttpError(422, `proof not stored: ${describeUnstorable(problem)}`, { code: problem._tag, path: problem.path, max: problem.max });
+  new HttpError(422, `proof not stored: ${describeUnstorable(problem)}`, { code: problem._tag, path: problem.path, ...(problem.problem === 'too_long' && { max: problem.max }) });
 
 const notFound = (e: ProofNotFound) => new HttpError(404, `proof ${e.proofId} not found`, { code: 'not_found' });
