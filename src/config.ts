@@ -1,3 +1,5 @@
+import { isWalletAddress } from './domain/identity/wallet-address.js';
+
 /**
  * Service configuration from environment variables (CONTRACT.md, "Configuration"). Every
  * value is validated at start; a bad one stops the service with a message naming it.
@@ -95,6 +97,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   const solanaRpcUrl = url('SOLANA_RPC_URL', ['http:', 'https:']);
   const logLevel = str('LOG_LEVEL', 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+  const mint = str('ACCESS_TOKEN_MINT', LOCAL_ACCESS_MINT);
+  if (!isWalletAddress(mint)) problems.push(`ACCESS_TOKEN_MINT must be a base58 Solana address (got "${mint}")`);
   const jwtSecret = opt('JWT_SECRET');
   if (jwtSecret !== null && jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const trust = str('TRUST_PROXY', 'false');
@@ -112,7 +116,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     host: str('HOST', '127.0.0.1'),
     databaseUrl,
     solanaRpcUrl,
-    accessTokenMint: str('ACCESS_TOKEN_MINT', LOCAL_ACCESS_MINT),
+    accessTokenMint: mint,
     accessMinBalance: num('ACCESS_MIN_BALANCE', 50_000, 0),
     balanceCacheTtlS: int('BALANCE_CACHE_TTL_S', 60, 0, 86_400),
     balanceGraceS: int('BALANCE_GRACE_S', 600, 0, 86_400),

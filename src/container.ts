@@ -199,15 +199,31 @@ export interface RunningRegistry {
   close(): Promise<void>;
 }
 
+/** A start-up failure, with the setting it came from (`DATABASE_URL: database "x" does not exist`). */
+export class StartupError extends Error {
+  constructor(
+    readonly setting: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${setting}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+const naming =
+  (setting: string) =>
+  (err: unknown): never => {
+    throw new StartupError(setting, err);
+  };
+
 /** Opens the database (migrating it), builds the container and starts listening. */
 export async function startRegistry(config: Config, options: RegistryOptions): Promise<RunningRegistry> {
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl).catch(naming('DATABASE_URL'));
   const opened: Array<() => Promise<void>> = [() => database.close()];
   const closeAll = async () => {
     for (const close of opened.reverse()) await close().catch((err: unknown) => options.logger.error({ err }, 'close failed'));
   };
   try {
-    const applied = await migrateLatest(database);
+    const applied = await migrateLatest(database).catch(naming('DATABASE_URL'));
     if (applied.length) options.logger.info({ migrations: applied }, 'database migrated');
     const limits = { maxDepth: config.maxDepth, maxEvents: config.maxEvents, maxBatch: config.maxBatch };
     const batchVerifier =
@@ -235,7 +251,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       ...(proofRows ? { proofRows } : {}),
       overrides: { ...options.overrides, clock, metrics },
     });
-    const server = await listen(container.get<Koa>(TOKENS.HttpApp), config.port, config.host);
+    const server = await listen(container.get<Koa>(TOKENS.HttpApp), config.port, config.host).catch(naming('HOST and PORT'));
     return {
       url: server.url,
       container,

@@ -20,3 +20,9 @@ test('a bad WRITER_THREAD or API_KEY_CACHE_TTL_S stops the start with a message 
 test('API_KEY_CACHE_TTL_S of 0 turns the key cache off', (t) => {
   t.is(loadConfig({ API_KEY_CACHE_TTL_S: '0' }).apiKeyCacheTtlS, 0);
 });
+
+test('ACCESS_TOKEN_MINT must be a base58 Solana address', (t) => {
+  const error = t.throws(() => loadConfig({ ACCESS_TOKEN_MINT: 'abc' }), { instanceOf: ConfigError });
+  t.regex(error!.message, /ACCESS_TOKEN_MINT must be a base58 Solana address \(got "abc"\)/);
+  t.is(loadConfig({ ACCESS_TOKEN_MINT: 'So11111111111111111111111111111111111111112' }).accessTokenMint, 'So11111111111111111111111111111111111111112');
+});

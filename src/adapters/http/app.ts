@@ -27,6 +27,9 @@ export interface HttpAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Media types read as JSON: application/json and every `+json` type. Anything else is 415. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
@@ -40,6 +43,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       parser = koaBody({
         json: true,
         jsonStrict: false,
+        jsonTypes: JSON_TYPES,
         jsonLimit: limit,
         multipart: false,
         urlencoded: false,
@@ -71,6 +75,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
           throw new HttpError(405, `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, { code: 'method_not_allowed' }, { Allow: allow });
         }
         assertWellFormedQuery(ctx.querystring);
+        // A parameter given twice is 400 on every route, those that read no parameters included.
+        if (!spec.query && ctx.querystring !== '') singleValuedQuery(ctx.query);
         return next();
       },
     ];
@@ -81,10 +87,18 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         await next();
       });
     }
+    // Credentials first: a request that will be refused is not read nor parsed, and every
+    // request made with a key counts in its usage, a malformed body included.
+    const auth = spec.auth;
+    if (auth !== 'none') {
+      stack.push(async (ctx, next) => {
+        ctx.state.principal = await authenticate(ctx, auth, options);
+        await next();
+      });
+    }
     if (spec.body) stack.push(requireJson, parserFor(spec.bodyLimitBytes ?? options.bodyLimitBytes));
     stack.push(async (ctx) => {
-      const principal = spec.auth === 'none' ? null : await authenticate(ctx, spec.auth, options);
-      if (principal) ctx.state.principal = principal;
+      const principal = (ctx.state.principal as Principal | undefined) ?? null;
       const reply = await spec.handle({
         principal,
         params: spec.params ? decodeOr422(spec.params, ctx.params, 'path') : ctx.params,
@@ -100,7 +114,16 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   }
 
   app.use(observe(options));
-  app.use(errorsToJson(options.logger));
+  app.use(errorsToJson(options.logger, options.metrics));
+  // OPTIONS on a fixed path lists that path's own methods, as its 405 does: the router would
+  // also count `GET /v1/proofs/{proof_id}` for `/v1/proofs/search`.
+  app.use(async (ctx, next) => {
+    const fixed = ctx.method === 'OPTIONS' ? fixedPaths.get(ctx.path) : undefined;
+    if (!fixed) return next();
+    ctx.set('Allow', [...fixed, ...(fixed.includes('GET') ? ['HEAD'] : [])].join(', '));
+    ctx.status = 200;
+    ctx.body = '';
+  });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
@@ -136,10 +159,14 @@ export async function limit(ctx: Context, options: Pick<HttpAppOptions, 'rateLim
   }
 }
 
-/** The parsed body; an absent or empty one is `{}`, so its members are reported missing. */
+/**
+ * The parsed body; a request without one is `{}`, so its members are reported missing. The
+ * JSON parser answers `''` for zero bytes sent as JSON, which are not JSON text.
+ */
 function bodyOf(ctx: Context): unknown {
   const body: unknown = ctx.request.body;
-  return body === undefined || body === '' ? {} : body;
+  if (body === '') throw new HttpError(400, 'malformed JSON body: the body is empty (send a JSON object)', { code: 'malformed_json' });
+  return body === undefined ? {} : body;
 }
 
 /**
@@ -156,10 +183,13 @@ function acceptProtoMembers(error: Error, ctx: Context): void {
   ctx.request.body = JSON.parse(text) as typeof ctx.request.body;
 }
 
-/** A body that is present must be JSON; one that is absent decodes as `{}`. */
+/**
+ * A body that is present must be JSON; a request with none decodes as `{}`. Zero bytes sent
+ * as JSON are not JSON text (RFC 8259), so they are 400 like any other malformed JSON.
+ */
 async function requireJson(ctx: Context, next: Next): Promise<void> {
   const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
-  if (hasBody && !ctx.is('application/json', 'application/*+json')) {
+  if (hasBody && !ctx.is(JSON_TYPES)) {
     throw new HttpError(415, 'request body must be JSON (Content-Type: application/json)', { code: 'unsupported_media_type' });
   }
   await next();
@@ -191,6 +221,16 @@ function observe(options: HttpAppOptions): Koa.Middleware {
   };
 }
 
+/** The machine code of errors raised outside the routes (the router, the body parser). */
+const STATUS_CODE: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+  501: 'not_implemented',
+};
+
 const STATUS_DETAIL: Record<number, string> = {
   400: 'malformed request',
   404: 'not found',
@@ -201,14 +241,14 @@ const STATUS_DETAIL: Record<number, string> = {
 };
 
 /** Every error leaves as `{detail}` JSON; a 500 never carries internals. */
-function errorsToJson(logger: Logger): Koa.Middleware {
+function errorsToJson(logger: Logger, metrics: Pick<HttpMetrics, 'databaseErrors'>): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
       if (ctx.body === undefined && ctx.status in STATUS_DETAIL && ctx.status !== 204) {
         const detail = ctx.status === 404 ? `no route for ${ctx.method} ${ctx.path}` : STATUS_DETAIL[ctx.status]!;
         const status = ctx.status;
-        ctx.body = { detail };
+        ctx.body = { detail, code: STATUS_CODE[status] };
         ctx.status = status;
       }
     } catch (err) {
@@ -221,13 +261,15 @@ function errorsToJson(logger: Logger): Koa.Middleware {
       const status = (err as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         ctx.status = status;
-        ctx.body = { detail: clientErrorDetail(status, err as Error) };
+        const detail = clientErrorDetail(status, err as Error);
+        ctx.body = { detail, code: detail.startsWith('malformed JSON') ? 'malformed_json' : (STATUS_CODE[status] ?? 'bad_request') };
         // The rest of an oversized body was never read, so the connection cannot carry another
         // request: say so, rather than let the client's next request on it be reset.
         if (status === 413) ctx.set('Connection', 'close');
         return;
       }
       logger.error({ err, req_id: ctx.state.requestId }, 'unhandled error');
+      if (isDatabaseError(err)) metrics.databaseErrors.inc();
       ctx.status = isUnavailable(err) ? 503 : 500;
       if (ctx.status === 503) ctx.set('Retry-After', '5');
       ctx.body = { detail: ctx.status === 503 ? 'a dependency is unavailable; retry later' : 'internal server error', request_id: ctx.state.requestId };
@@ -241,8 +283,44 @@ function clientErrorDetail(status: number, err: Error): string {
   return STATUS_DETAIL[status] ?? err.message;
 }
 
-/** Connection-level failures of a dependency (database, cache) are 503, not a bug. */
-function isUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', 'SQLITE_BUSY'].includes(code);
+/**
+ * Failures of a dependency that is down or unreachable (database, cache) are 503, not a bug:
+ * no connection (refused, reset, timed out, host unknown), no pool slot in time, and the
+ * PostgreSQL classes for connection loss (08), exhausted resources (53), an operator's
+ * shutdown (57P01–57P03), a database that is gone (3D000) and refused logins (28).
+ */
+export function isUnavailable(err: unknown): boolean {
+  const { code, name } = (err ?? {}) as { code?: unknown; name?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof code !== 'string') return false;
+  if (UNAVAILABLE_CODES.has(code)) return true;
+  return isPostgresError(err) && (code.startsWith('08') || code.startsWith('53') || code.startsWith('28') || code === '3D000' || /^57P0[123]$/.test(code));
 }
+
+const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+]);
+
+/** An error the database or its driver raised (counted in database_errors_total). */
+export function isDatabaseError(err: unknown): boolean {
+  const { code, name } = (err ?? {}) as { code?: unknown; name?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return true;
+  return isPostgresError(err) || (typeof code === 'string' && UNAVAILABLE_CODES.has(code));
+}
+
+/** node-postgres's DatabaseError: a five-character SQLSTATE and a severity. */
+function isPostgresError(err: unknown): boolean {
+  const { code, severity } = (err ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof severity === 'string';
+}
+

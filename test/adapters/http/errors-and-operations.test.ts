@@ -1,8 +1,11 @@
 import test from 'ava';
 import { Agent, request as httpRequest } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import * as ioTs from 'io-ts';
+import { documented } from '../../../src/adapters/http/openapi/codec-schema.js';
 import type { JsonObject } from '../../../src/domain/protocol/envelope.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
+import { openApiConformance } from '../../support/openapi-conformance.js';
 import { startTestRegistry, type TestRegistry } from '../../support/registry.js';
 import { authHeaders } from '../../support/test-authenticator.js';
 
@@ -61,6 +64,92 @@ test('GET /openapi.json is a valid OpenAPI 3.1 document covering every route', a
   const submit = res.body.paths['/v1/proofs'].post;
   t.deepEqual(submit.requestBody.content['application/json'].schema.required, ['envelope']);
   t.truthy(submit.requestBody.content['application/json'].schema.properties.envelope.properties.payload);
+});
+
+test('real responses match the schemas the OpenAPI document gives them, formats included', async (t) => {
+  const check = openApiConformance((await registry.call(null, 'GET', '/openapi.json')).body);
+  const envelope = anEnvelope({ taskId: 'schema-check', robotId: 'arm-1', createdAt: '2026-11-20T12:00:00.250+02:00' });
+  const stored = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope });
+  const proofId = stored.body.proof_id as string;
+  const calls: Array<[string, string, string, unknown?]> = [
+    ['/health', 'get', '/health'],
+    ['/ready', 'get', '/ready'],
+    ['/v1/proofs', 'post', '/v1/proofs', { envelope }],
+    ['/v1/proofs', 'post', '/v1/proofs', { envelope: { payload: {} } }],
+    ['/v1/proofs', 'get', '/v1/proofs?limit=1'],
+    ['/v1/proofs/{proof_id}', 'get', `/v1/proofs/${proofId}`],
+    ['/v1/proofs/{proof_id}', 'get', `/v1/proofs/${'0'.repeat(64)}`],
+    ['/v1/proofs/search', 'post', '/v1/proofs/search', { task_id: 'schema-check' }],
+    ['/v1/proofs/search', 'post', '/v1/proofs/search', { limit: 0 }],
+    ['/v1/verify', 'post', '/v1/verify', { envelope }],
+    ['/v1/verify', 'post', '/v1/verify', { envelope: { ...envelope, signature_b64: 'AA==' } }],
+    ['/v1/verify/batch', 'post', '/v1/verify/batch', { envelopes: [envelope, { payload: 1 }] }],
+    ['/v1/score', 'post', '/v1/score', { proof_id: proofId }],
+  ];
+  for (const [path, method, url, body] of calls) {
+    const res = await registry.call(WALLET_A, method.toUpperCase(), url, body);
+    t.is(check(path, method, res.status, res.body), null);
+  }
+  // The check can fail: a string where the document promises a date-time does not pass.
+  t.not(check('/v1/proofs', 'post', 200, { ...stored.body, received_at: 'yesterday' }), null);
+});
+
+test("documenting one of io-ts's shared codecs is refused: it would document every use of it", (t) => {
+  t.throws(() => documented(ioTs.string, { type: 'string', format: 'date-time' }), { message: /codec of its own/ });
+});
+
+test('every +json media type is read as JSON; other types are 415', async (t) => {
+  for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json', 'application/vnd.api+json', 'APPLICATION/JSON']) {
+    const res = await registry.call(WALLET_A, 'POST', '/v1/proofs/search', { task_id: 'none-such' }, { 'content-type': type });
+    t.is(res.status, 200, type);
+  }
+  // Read, not dropped: a member of the body is checked.
+  const checked = await registry.call(WALLET_A, 'POST', '/v1/proofs/search', { limit: 0 }, { 'content-type': 'application/merge-patch+json' });
+  t.is(checked.status, 422);
+  for (const type of ['text/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+    const res = await registry.call(WALLET_A, 'POST', '/v1/proofs/search', { task_id: 'x' }, { 'content-type': type });
+    t.is(res.status, 415, type);
+    t.is(res.body.code, 'unsupported_media_type');
+  }
+});
+
+test('credentials are checked before the body is read', async (t) => {
+  const malformed = await registry.call(null, 'POST', '/v1/proofs', '{"envelope": ');
+  t.is(malformed.status, 401);
+  const oversized = await registry.call(null, 'POST', '/v1/proofs', JSON.stringify({ envelope: 'x'.repeat(10_000) }));
+  t.is(oversized.status, 401);
+  const wrongType = await registry.call(null, 'POST', '/v1/proofs', 'envelope=1', { 'content-type': 'text/plain' });
+  t.is(wrongType.status, 401);
+});
+
+test('errors raised outside the routes carry a code too', async (t) => {
+  const unknown = await registry.call(null, 'GET', '/v1/nothing-here');
+  t.deepEqual([unknown.status, unknown.body.code], [404, 'not_found']);
+  const method = await registry.call(WALLET_A, 'DELETE', '/v1/verify');
+  t.deepEqual([method.status, method.body.code], [405, 'method_not_allowed']);
+  const malformed = await registry.call(WALLET_A, 'POST', '/v1/proofs', '{"envelope": ');
+  t.deepEqual([malformed.status, malformed.body.code], [400, 'malformed_json']);
+  const large = await registry.call(WALLET_A, 'POST', '/v1/proofs', JSON.stringify({ envelope: 'x'.repeat(10_000) }));
+  t.deepEqual([large.status, large.body.code], [413, 'body_too_large']);
+});
+
+test('a query parameter given twice is 400 on every route, one that reads none included', async (t) => {
+  for (const path of ['/health?x=1&x=2', '/v1/proofs?limit=1&limit=2', `/v1/proofs/${'a'.repeat(64)}?x=1&x=2`]) {
+    const res = await registry.call(WALLET_A, 'GET', path);
+    t.is(res.status, 400, path);
+    t.is(res.body.code, 'bad_query');
+  }
+  t.is((await registry.call(null, 'GET', '/health?x=1')).status, 200);
+});
+
+test('OPTIONS lists the methods of the path it is asked about', async (t) => {
+  const search = await fetch(`${registry.url}/v1/proofs/search`, { method: 'OPTIONS' });
+  t.is(search.status, 200);
+  t.is(search.headers.get('allow'), 'POST');
+  const list = await fetch(`${registry.url}/v1/proofs`, { method: 'OPTIONS' });
+  t.deepEqual(list.headers.get('allow')?.split(', ').sort(), ['GET', 'HEAD', 'POST']);
+  const one = await fetch(`${registry.url}/v1/proofs/${'a'.repeat(64)}`, { method: 'OPTIONS' });
+  t.deepEqual(one.headers.get('allow')?.split(', ').sort(), ['GET', 'HEAD']);
 });
 
 test('every response carries a request id; a sane client id is echoed', async (t) => {
@@ -140,10 +229,14 @@ test('well-formed JSON that is not an object is 422 naming its kind, on every bo
     t.is(score.status, 422);
     t.regex(score.body.detail, /needs proof_id .* or envelope/);
   }
-  // An empty body is an absent one: its members are missing.
+  // Zero bytes sent as JSON are not JSON text; a request with no body at all has its members missing.
   const empty = await registry.call(WALLET_A, 'POST', '/v1/proofs', '');
-  t.is(empty.status, 422);
-  t.regex(empty.body.detail, /envelope is required/);
+  t.is(empty.status, 400);
+  t.is(empty.body.code, 'malformed_json');
+  t.regex(empty.body.detail, /body is empty/);
+  const none = await fetch(`${registry.url}/v1/proofs`, { method: 'POST', headers: authHeaders(WALLET_A) });
+  t.is(none.status, 422);
+  t.regex(((await none.json()) as { detail: string }).detail, /envelope is required/);
   // Malformed JSON stays a 400.
   const broken = await registry.call(WALLET_A, 'POST', '/v1/proofs', '{"envelope": ');
   t.is(broken.status, 400);
