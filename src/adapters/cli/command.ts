@@ -54,6 +54,10 @@ export function parseCommandArgs<O extends Options>(
   try {
     parsed = parseArgs({ args: [...args], options: { ...options, ...HELP }, allowPositionals: true, strict: true });
   } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const option = /'(-[^']*)'/.exec(error instanceof Error ? error.message : '')?.[1];
+    // parseArgs's own text suggests `-- "--x"` with a stray quote; say it plainly.
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new CliError(`unknown option ${option} (see --help)`);
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
   const help = (parsed.values as { help?: boolean }).help === true;

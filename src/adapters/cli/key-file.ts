@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Signer } from '../../domain/protocol/crypto.js';
 import { decodeBase64Strict, encodeBase64 } from '../../domain/protocol/encoding.js';
 import { CliError, describeFsError, isPlainObject, parseJson } from './command.js';
@@ -29,11 +29,17 @@ export const keyFileText = (key: KeyFile): string => `${JSON.stringify(key, null
  * existing device key is never replaced by accident (that would orphan every proof it signed).
  */
 export async function writeKeyFile(path: string, cwd: string, key: KeyFile): Promise<void> {
+  if (path === '') throw new CliError('--out needs a file name');
+  const target = resolve(cwd, path);
   try {
-    await writeFile(resolve(cwd, path), keyFileText(key), { mode: 0o600, flag: 'wx' });
+    await writeFile(target, keyFileText(key), { mode: 0o600, flag: 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new CliError(`${path} already exists; refusing to overwrite a key file`);
+    if (code === 'EEXIST') {
+      const isDirectory = await stat(target).then((s) => s.isDirectory(), () => false);
+      throw new CliError(isDirectory ? `${path} is a directory; --out takes the key file's own name` : `${path} already exists; refusing to overwrite a key file`);
+    }
+    if (code === 'ENOENT') throw new CliError(`${path}: no such directory: ${dirname(path) || '.'}`);
     throw new CliError(`${path}: ${describeFsError(error)}`);
   }
 }

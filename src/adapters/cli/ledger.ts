@@ -87,7 +87,7 @@ export function createLedgerCommand(env: Env): Command {
 }
 
 /** A relative `sqlite:` path is relative to the directory the command runs in. */
-function databaseUrl(url: string, cwd: string): string {
+export function databaseUrl(url: string, cwd: string): string {
   const m = /^sqlite:(?!\/\/)(.+)$/i.exec(url);
   if (!m || m[1] === ':memory:' || isAbsolute(m[1]!)) return url;
   return `sqlite:${resolve(cwd, m[1]!)}`;

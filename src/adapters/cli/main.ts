@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './command.js';
 import { keygenCommand } from './keygen.js';
 import { ledgerCommand } from './ledger.js';
+import { migrateCommand } from './migrate.js';
 import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 
@@ -11,6 +12,7 @@ import { verifyCommand } from './verify.js';
 export const COMMANDS: Readonly<Record<string, Command>> = {
   keygen: keygenCommand,
   ledger: ledgerCommand,
+  migrate: migrateCommand,
   sign: signCommand,
   verify: verifyCommand,
 };
@@ -31,6 +33,9 @@ export function helpText(): string {
     '',
   ].join('\n');
 }
+
+/** A message as one line: a parser may quote input that holds line breaks. */
+const oneLine = (message: string): string => message.replace(/\s*[\r\n]+\s*/g, ' ');
 
 /** Runs one invocation and returns its exit code; never throws for a usage or input error. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -56,7 +61,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr.write(`${PREFIX}${error.message}\n`);
+      io.stderr.write(`${PREFIX}${oneLine(error.message)}\n`);
       return error.exitCode;
     }
     // A bug, not bad input: keep the stack so it can be reported.

@@ -1,4 +1,6 @@
+import { canonicalProblem } from '../../domain/protocol/canonical-problems.js';
 import { parseRfc3339 } from '../../domain/protocol/datetime.js';
+import { DEFAULT_LIMITS, jsonDepth } from '../../domain/protocol/limits.js';
 import type { JsonObject, ProofEnvelope } from '../../domain/protocol/envelope.js';
 import { createProofProtocol } from '../../index.js';
 import { CliError, EXIT_OK, isPlainObject, parseCommandArgs, parseJson, readSource, requireOption, type CliIo, type Command } from './command.js';
@@ -51,6 +53,15 @@ export const signCommand: Command = {
     const protocol = await createProofProtocol();
     const key = await readKeyFile(keyPath, io.cwd, protocol.signer);
     const events = readTelemetry(await readSource(positionals[0]!, io));
+
+    // Named before signing, as a verifier would name them: nesting past the limit, then a
+    // value with no canonical JSON form (a number beyond a double, a lone surrogate).
+    const depth = jsonDepth({ events, meta: meta ?? {} }, DEFAULT_LIMITS.maxDepth + 8);
+    if (depth > DEFAULT_LIMITS.maxDepth + 3) {
+      throw new CliError(`cannot sign: telemetry is nested too deep; an envelope may be ${DEFAULT_LIMITS.maxDepth} levels deep`);
+    }
+    const problem = canonicalProblem(events, 'events') ?? (meta === undefined ? null : canonicalProblem(meta, '--meta'));
+    if (problem) throw new CliError(`cannot sign: ${problem.path} ${problem.problem}`);
 
     let envelope: ProofEnvelope;
     try {

@@ -55,7 +55,17 @@ test('keygen refuses to overwrite an existing file', async (t) => {
 test('keygen into a missing directory is an input error', async (t) => {
   const r = await cli(['keygen', '--out', 'nope/device.json'], tempDir(t));
   t.is(r.code, 2);
-  t.regex(r.stderr, /^proof-registry: nope\/device\.json: no such file/);
+  t.regex(r.stderr, /^proof-registry: nope\/device\.json: no such directory: nope/);
+});
+
+test('keygen --out says what is wrong with an empty name or a directory', async (t) => {
+  const dir = tempDir(t);
+  const empty = await cli(['keygen', '--out', ''], dir);
+  t.is(empty.code, 2);
+  t.regex(empty.stderr, /--out needs a file name/);
+  const directory = await cli(['keygen', '--out', '.'], dir);
+  t.is(directory.code, 2);
+  t.regex(directory.stderr, /\. is a directory; --out takes the key file's own name/);
 });
 
 test('keygen rejects positional arguments and unknown options', async (t) => {
@@ -65,5 +75,5 @@ test('keygen rejects positional arguments and unknown options', async (t) => {
   t.regex(extra.stderr, /unexpected argument "device\.json"/);
   const unknown = await cli(['keygen', '--force'], dir);
   t.is(unknown.code, 2);
-  t.regex(unknown.stderr, /^proof-registry: Unknown option '--force'/);
+  t.is(unknown.stderr, 'proof-registry: unknown option --force (see --help)\n');
 });

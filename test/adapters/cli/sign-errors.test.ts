@@ -30,7 +30,9 @@ const cases: Array<[string, string, string, string[], RegExp]> = [
   ['--meta that is not JSON', 'events.jsonl', jsonl(EVENTS), ['--meta', '{site:1}'], /--meta: not valid JSON/],
   ['--meta that is not an object', 'events.jsonl', jsonl(EVENTS), ['--meta', '["a"]'], /--meta must be a JSON object/],
   ['--created-at without an offset', 'events.jsonl', jsonl(EVENTS), ['--created-at', '2026-11-20T10:00:00'], /--created-at must be an RFC 3339 date-time/],
-  ['a lone surrogate', 'events.jsonl', `${JSON.stringify({ ...EVENTS[0], data: { s: 'x' } }).replace('"x"', '"\\ud800"')}\n`, [], /cannot sign: telemetry contains a value with no canonical JSON form/],
+  ['a lone surrogate, naming the event', 'events.jsonl', `${good}\n${JSON.stringify({ ...EVENTS[0], data: { s: 'x' } }).replace('"x"', '"\\ud800"')}\n`, [], /cannot sign: events\[1\]\.data\.s .*lone surrogate/],
+  ['a number beyond a double, naming the event', 'events.jsonl', `${good}\n${JSON.stringify({ ...EVENTS[0], data: { big: 1 } }).replace('"big":1', '"big":1e400')}\n`, [], /cannot sign: events\[1\]\.data\.big is a number beyond the range/],
+  ['telemetry nested thousands of levels deep', 'events.jsonl', `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}\n`.replace(/^/, `{"ts":"2026-11-20T10:00:00Z","topic":"t","data":`).replace(/\n$/, '}\n'), [], /cannot sign: telemetry is nested too deep; an envelope may be 32 levels deep/],
   [
     'telemetry nested past the protocol limit',
     'events.jsonl',
@@ -50,6 +52,15 @@ for (const [name, file, text, extra, message] of cases) {
     t.regex(r.stderr, message);
   });
 }
+
+test('a message that quotes input with line breaks is still one line', async (t) => {
+  const dir = tempDir(t);
+  writeFiles(dir, { 'key.json': KEY, 'events.json': '[\n  {"ts": oops\n]\n' });
+  const r = await cli(['sign', '--key', 'key.json', '--task', 'T', 'events.json'], dir);
+  t.is(r.code, 2);
+  t.regex(r.stderr, /^proof-registry: events\.json: not valid JSON \(.*\)\n$/);
+  t.is(r.stderr.split('\n').length, 2);
+});
 
 test('sign names a missing telemetry file (exit 2)', async (t) => {
   const dir = tempDir(t);

@@ -1,0 +1,57 @@
+import { CliError, EXIT_OK, parseCommandArgs, type CliIo, type Command } from './command.js';
+import { databaseUrl } from './ledger.js';
+
+const USAGE = `Usage: proof-registry migrate [--status]
+
+Brings the service's database schema up to date (the service also does this when it starts)
+and prints the migrations it applied. Safe to run twice, and while instances start: one
+runner applies each migration once.
+
+Options:
+  --status    list the migrations already applied and those pending; change nothing
+  -h, --help  show this help
+
+Environment:
+  DATABASE_URL  the service's database (default sqlite:./data/registry.sqlite)
+`;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `migrate` with its environment passed in, so tests can point it at their own database. */
+export function createMigrateCommand(env: Env): Command {
+  return {
+    summary: 'bring the database schema up to date (or --status)',
+    usage: USAGE,
+    async run(args: readonly string[], io: CliIo): Promise<number> {
+      const { values, help } = parseCommandArgs(args, { status: { type: 'boolean' } }, { min: 0, max: 0 });
+      if (help) {
+        io.stdout.write(USAGE);
+        return EXIT_OK;
+      }
+      // Loaded here, not at start-up, so the other commands never load the database drivers.
+      const { appliedMigrations, migrateLatest, openDatabase } = await import('../sql/index.js');
+      const { migrations } = await import('../../../migrations/index.js');
+      const url = databaseUrl(env['DATABASE_URL'] || 'sqlite:./data/registry.sqlite', io.cwd);
+      const db = await openDatabase(url).catch((err: unknown) => {
+        throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      try {
+        const fail = (err: unknown): never => {
+          throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
+        };
+        if (values.status) {
+          const applied = new Set(await appliedMigrations(db).catch(fail));
+          for (const { name } of migrations) io.stdout.write(`${applied.has(name) ? 'applied' : 'pending'}  ${name}\n`);
+          return EXIT_OK;
+        }
+        const applied = await migrateLatest(db).catch(fail);
+        io.stdout.write(applied.length === 0 ? 'up to date\n' : applied.map((name) => `applied  ${name}\n`).join(''));
+        return EXIT_OK;
+      } finally {
+        await db.close();
+      }
+    },
+  };
+}
+
+export const migrateCommand: Command = createMigrateCommand(process.env);
