@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 export interface ChildServer {
   readonly url: string;
   readonly info: Record<string, unknown>;
+  /** The server's process id, e.g. to read its threads' CPU times from /proc. */
+  readonly pid: number | undefined;
   /** CPU seconds the server process has used so far, all its threads (Linux: /proc); null elsewhere. */
   cpuSeconds(): number | null;
   stop(): Promise<void>;
@@ -32,6 +34,7 @@ export async function startChildServer(script: string, env: Record<string, strin
   return {
     url: info.url,
     info,
+    pid: child.pid,
     cpuSeconds: () => processCpuSeconds(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {

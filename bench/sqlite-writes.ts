@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isRight } from 'fp-ts/lib/Either.js';
+import sqlite3 from 'sqlite3';
+import { migrateLatest, openDatabase } from '../src/adapters/sql/index.js';
+import type { PendingRow } from '../src/adapters/sql/proof-batch-writer.js';
+import { toRow } from '../src/adapters/sql/proof-rows.js';
+import { SqliteRowWriter } from '../src/adapters/sql/sqlite-row-writer.js';
+import { toProofRecord } from '../src/domain/proof/proof-record.js';
+import { anEnvelope, twoKilobyteEvents, WALLET_A } from '../test/support/mothers.js';
+import { protocol } from '../test/support/protocol.js';
+
+/**
+ * What one proof costs the SQLite writer (the writer thread's SqliteRowWriter, on this thread):
+ *
+ *   npx tsx bench/sqlite-writes.ts
+ *
+ * For batches of 1, 10 and 50 bench proofs (2.5 KB, 64 robots, 16 keys) into a file that
+ * already holds 20,000: CPU per proof (this process, all threads: libuv's pool runs SQLite),
+ * wall time per proof, and the WAL frames (4 KiB pages) each proof adds. A proof writes its
+ * row, an entry in each of the six indexes of `proofs`, its topics (a row and two index
+ * entries each) and its device's row; under random keys each lands on a page of its own, and
+ * every page a commit changes is one frame. Checkpoints (which copy the frames into the
+ * database file) are measured apart: with none, and with the writer's default of one every
+ * 16 commits.
+ */
+const PREFILL = Number(process.env.PREFILL ?? 20_000);
+const PROOFS = Number(process.env.PROOFS ?? 3_000);
+
+let next = 0;
+function pending(count: number): PendingRow[] {
+  return Array.from({ length: count }, () => {
+    const i = next++;
+    const checked = protocol.check(anEnvelope({ taskId: `bench-${i}`, robotId: `robot-${i % 64}`, events: twoKilobyteEvents(undefined, i), seed: i % 16 }));
+    if (!isRight(checked)) throw new Error('the bench made an invalid envelope');
+    const record = toProofRecord(checked.right, WALLET_A, 1_800_000_000_000 + i);
+    return { row: toRow(record), topics: [...new Set(record.topics)] };
+  });
+}
+
+async function measure(batchSize: number, everyCommits: number): Promise<{ cpuUs: number; wallUs: number; frames: number | null }> {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-sqlite-writes-'));
+  try {
+    const file = join(dir, 'registry.sqlite');
+    const db = await openDatabase(`sqlite:${file}`);
+    await migrateLatest(db);
+    await db.close();
+    const writer = await SqliteRowWriter.open(file, { checkpoint: { everyCommits, walFramesLimit: Number.MAX_SAFE_INTEGER } });
+    try {
+      for (let i = 0; i < PREFILL; i += 500) await writer.write(pending(500));
+      // An empty WAL, so that the frames in it at the end are this run's.
+      await walCheckpoint(file, 'TRUNCATE');
+      const batches = Array.from({ length: Math.ceil(PROOFS / batchSize) }, () => pending(batchSize));
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (const batch of batches) await writer.write(batch);
+      const wallUs = (performance.now() - t0) * 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const frames = everyCommits === Number.MAX_SAFE_INTEGER ? await walCheckpoint(file, 'PASSIVE') : null;
+      const proofs = batches.length * batchSize;
+      return { cpuUs: (cpu.user + cpu.system) / proofs, wallUs: wallUs / proofs, frames: frames === null ? null : frames / proofs };
+    } finally {
+      await writer.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs a checkpoint on a connection of its own; answers the frames in the WAL as it found it. */
+function walCheckpoint(file: string, mode: 'PASSIVE' | 'TRUNCATE'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file, (err) => {
+      if (err) return reject(err);
+      db.all<{ log: number }>(`PRAGMA wal_checkpoint(${mode})`, (e, rows) => db.close(() => (e ? reject(e) : resolve(rows[0]!.log))));
+    });
+  });
+}
+
+console.log(`${PROOFS.toLocaleString('en-US')} proofs a run into a file holding ${PREFILL.toLocaleString('en-US')}\n`);
+console.log('| batch | checkpoints | CPU µs/proof | wall µs/proof | WAL frames/proof |');
+console.log('| ---: | --- | ---: | ---: | ---: |');
+for (const batchSize of [1, 10, 50]) {
+  for (const [label, everyCommits] of [['none', Number.MAX_SAFE_INTEGER], ['every 16 commits', 16]] as const) {
+    const r = await measure(batchSize, everyCommits);
+    console.log(`| ${batchSize} | ${label} | ${r.cpuUs.toFixed(0)} | ${r.wallUs.toFixed(0)} | ${r.frames === null ? '' : r.frames.toFixed(1)} |`);
+  }
+}
