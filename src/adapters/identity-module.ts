@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { CreateApiKey } from '../application/identity/create-api-key.js';
 import { DeleteApiKey } from '../application/identity/delete-api-key.js';
 import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
@@ -110,7 +110,22 @@ export async function createIdentity(
   const tokens = new JsonwebtokenTokenIssuer({ secret, ttlS: config.jwtTtlS, issuer: config.publicOrigin, audience: 'proof-registry' }, clock);
 
   const limits = { perMinute: config.rateLimitPerMin, signInPerMinute: config.signInRateLimitPerMin };
-  const redis = config.redisUrl !== null ? await redisRateLimiter(config.redisUrl, limits, { ...(overrides.rateLimitKeyPrefix ? { keyPrefix: overrides.rateLimitKeyPrefix } : {}) }) : null;
+  const redisUp =
+    config.redisUrl === null
+      ? null
+      : new Gauge({ name: 'rate_limit_redis_up', help: '1 while rate limits are shared through Redis (REDIS_URL), 0 while each instance limits on its own.', registers: [metricsRegistry] });
+  const redis =
+    config.redisUrl === null
+      ? null
+      : await redisRateLimiter(config.redisUrl, limits, {
+          ...(overrides.rateLimitKeyPrefix ? { keyPrefix: overrides.rateLimitKeyPrefix } : {}),
+          onConnectionChange: (change) => {
+            redisUp?.set(change.state === 'restored' ? 1 : 0);
+            if (change.state === 'lost') logger.warn({ reason: change.reason }, 'Redis stopped answering: rate limits are per instance until it does again');
+            else logger.info('Redis answers again: rate limits are shared between instances');
+          },
+        });
+  redisUp?.set(redis?.connected ? 1 : 0);
   if (redis && !redis.connected) logger.warn('REDIS_URL is set but Redis does not answer: rate limits are per instance until it does');
   const rateLimiter = redis?.limiter ?? memoryRateLimiter(limits);
 

@@ -103,12 +103,26 @@ test('REDIS_URL: rate limits shared through Redis; close() releases the connecti
   await withSqliteFile(async (db) => {
     const config = loadConfig({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40), RATE_LIMIT_PER_MIN: '2' });
     const prefix = `proof-registry-test:${process.pid}:${Date.now()}`;
-    const a = await createIdentity(config, db, new ManualClock(), capture().logger, new Registry(), { rateLimitKeyPrefix: prefix });
+    const registry = new Registry();
+    const a = await createIdentity(config, db, new ManualClock(), capture().logger, registry, { rateLimitKeyPrefix: prefix });
     const b = await createIdentity(config, db, new ManualClock(), capture().logger, new Registry(), { rateLimitKeyPrefix: prefix });
     const decisions = [await a.rateLimiter.consume('key:k', 'api'), await b.rateLimiter.consume('key:k', 'api'), await a.rateLimiter.consume('key:k', 'api')];
     t.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
+    t.regex(await registry.metrics(), /^rate_limit_redis_up 1$/m);
     await a.close();
     await b.close();
+  });
+});
+
+test('REDIS_URL that does not answer: a warning, and rate_limit_redis_up is 0', async (t) => {
+  const dir = await dataDir(t);
+  await withSqliteFile(async (db) => {
+    const log = capture();
+    const registry = new Registry();
+    const identity = await createIdentity(loadConfig({ REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, new ManualClock(), log.logger, registry);
+    t.teardown(() => identity.close());
+    t.regex(await registry.metrics(), /^rate_limit_redis_up 0$/m);
+    t.true(log.warnings().some((msg) => /Redis does not answer: rate limits are per instance/.test(msg)), JSON.stringify(log.lines));
   });
 });
 

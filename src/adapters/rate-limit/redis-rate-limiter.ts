@@ -2,6 +2,20 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { FlexibleRateLimiter, WINDOW_S, type RateLimits } from './limits.js';
 
+/** Redis stopped answering (limits are then per instance), or answers again (shared again). */
+export type RedisConnectionChange = { readonly state: 'lost'; readonly reason: string } | { readonly state: 'restored' };
+
+export interface RedisRateLimiterOptions {
+  readonly keyPrefix?: string;
+  readonly connectTimeoutMs?: number;
+  /**
+   * Told once when a working connection is lost and once when it is back (not on every
+   * reconnect attempt in between), and `restored` when Redis first answers after a start
+   * without it.
+   */
+  readonly onConnectionChange?: (change: RedisConnectionChange) => void;
+}
+
 export interface RedisRateLimiter {
   readonly limiter: FlexibleRateLimiter;
   /** False when Redis did not answer at start; the in-memory fallback is then in use until it does. */
@@ -15,7 +29,7 @@ export interface RedisRateLimiter {
  * instance falls back to its own in-memory limit (the insurance limiter) rather than failing
  * every request or dropping the limit altogether.
  */
-export async function redisRateLimiter(redisUrl: string, limits: RateLimits, options: { keyPrefix?: string; connectTimeoutMs?: number } = {}): Promise<RedisRateLimiter> {
+export async function redisRateLimiter(redisUrl: string, limits: RateLimits, options: RedisRateLimiterOptions = {}): Promise<RedisRateLimiter> {
   const client = new Redis(redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -23,8 +37,26 @@ export async function redisRateLimiter(redisUrl: string, limits: RateLimits, opt
     commandTimeout: 1000,
     lazyConnect: false,
   });
-  // Errors surface through the insurance limiter; without a listener ioredis would log each one.
-  client.on('error', () => undefined);
+  // Errors surface through the insurance limiter and, once per outage, through
+  // onConnectionChange; without a listener ioredis would log every reconnect attempt.
+  let up = false;
+  let started = false;
+  let lastError = '';
+  let closing = false;
+  client.on('error', (err: Error) => {
+    lastError = err.message;
+  });
+  client.on('ready', () => {
+    if (up) return;
+    up = true;
+    lastError = '';
+    if (started) options.onConnectionChange?.({ state: 'restored' });
+  });
+  client.on('close', () => {
+    if (!up || closing) return;
+    up = false;
+    options.onConnectionChange?.({ state: 'lost', reason: lastError || 'connection closed' });
+  });
   const prefix = options.keyPrefix ?? 'proof-registry:rl';
   const bucket = (name: 'api' | 'sign_in', points: number) =>
     new RateLimiterRedis({
@@ -45,10 +77,12 @@ export async function redisRateLimiter(redisUrl: string, limits: RateLimits, opt
       resolve(true);
     });
   });
+  started = true;
   return {
     connected,
     limiter: new FlexibleRateLimiter({ api: bucket('api', limits.perMinute), sign_in: bucket('sign_in', limits.signInPerMinute) }),
     close: async () => {
+      closing = true;
       await client.quit().catch(() => client.disconnect());
     },
   };

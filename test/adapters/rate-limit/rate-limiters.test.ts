@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import test from 'ava';
 import { Redis } from 'ioredis';
 import { memoryRateLimiter } from '../../../src/adapters/rate-limit/memory-rate-limiter.js';
-import { redisRateLimiter, type RedisRateLimiter } from '../../../src/adapters/rate-limit/redis-rate-limiter.js';
+import { redisRateLimiter, type RedisConnectionChange, type RedisRateLimiter } from '../../../src/adapters/rate-limit/redis-rate-limiter.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 // A prefix of its own per run, so parallel runs and leftovers never share counters.
@@ -79,4 +80,86 @@ test('redis: when Redis does not answer, each instance falls back to its own in-
   const decisions = [];
   for (let i = 0; i < 6; i++) decisions.push(await down.limiter.consume('key:x', 'api'));
   t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+});
+
+/**
+ * A TCP relay in front of the test Redis, to take "Redis" away and bring it back without
+ * touching the Redis other tests use: `down()` cuts every connection and refuses new ones.
+ */
+async function redisRelay(): Promise<{ url: string; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }> {
+  const target = new URL(TEST_REDIS_URL);
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  const up = async () => {
+    server = createServer((client) => {
+      const upstream = connect(Number(target.port || 6379), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  };
+  const down = async () => {
+    const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  await up();
+  return { url: `redis://127.0.0.1:${port}`, up, down, close: down };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('redis: losing Redis and getting it back are reported once each, and limits go on meanwhile', async (t) => {
+  const relay = await redisRelay();
+  const changes: RedisConnectionChange[] = [];
+  const limiter = await redisRateLimiter(relay.url, limits, { keyPrefix: `${prefix}:outage`, onConnectionChange: (c) => changes.push(c) });
+  opened.push(limiter);
+  t.true(limiter.connected, `Redis at ${TEST_REDIS_URL} must be reachable (set TEST_REDIS_URL)`);
+  t.deepEqual(changes, [], 'a start with Redis reports nothing');
+
+  await relay.down();
+  await until(() => changes.length > 0, 'the loss to be reported');
+  t.is(changes[0]!.state, 'lost');
+  // Requests are still limited, by this instance's own counter.
+  const decisions = [];
+  for (let i = 0; i < 6; i++) decisions.push(await limiter.limiter.consume('key:outage', 'api'));
+  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+  // ioredis keeps trying to reconnect; the failed attempts are not reported again.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  t.is(changes.length, 1);
+
+  await relay.up();
+  await until(() => changes.length > 1, 'the recovery to be reported');
+  t.deepEqual(changes, [changes[0], { state: 'restored' }]);
+  await relay.close();
+});
+
+test('redis: an instance that started without Redis reports when Redis first answers', async (t) => {
+  const relay = await redisRelay();
+  await relay.down();
+  const changes: RedisConnectionChange[] = [];
+  const limiter = await redisRateLimiter(relay.url, limits, { keyPrefix: `${prefix}:late`, connectTimeoutMs: 300, onConnectionChange: (c) => changes.push(c) });
+  opened.push(limiter);
+  t.false(limiter.connected);
+  t.deepEqual(changes, []);
+  await relay.up();
+  await until(() => changes.length > 0, 'Redis to be reported as answering');
+  t.deepEqual(changes, [{ state: 'restored' }]);
+  await relay.close();
 });
