@@ -217,7 +217,7 @@ const naming =
 
 /** Opens the database (migrating it), builds the container and starts listening. */
 export async function startRegistry(config: Config, options: RegistryOptions): Promise<RunningRegistry> {
-  const database = await openDatabase(config.databaseUrl).catch(naming('DATABASE_URL'));
+  const database = await openDatabase(config.databaseUrl, { onDriverWarning: (detail) => options.logger.warn({ detail }, 'database driver') }).catch(naming('DATABASE_URL'));
   const opened: Array<() => Promise<void>> = [() => database.close()];
   const closeAll = async () => {
     for (const close of opened.reverse()) await close().catch((err: unknown) => options.logger.error({ err }, 'close failed'));

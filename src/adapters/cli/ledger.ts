@@ -56,7 +56,7 @@ export function createLedgerCommand(env: Env): Command {
       const { migrateLatest, openDatabase } = await import('../sql/index.js');
       const { KnexLedgerBalance } = await import('../sql/knex-ledger-balance.js');
       const url = databaseUrl(env['DATABASE_URL'] || 'sqlite:./data/registry.sqlite', io.cwd);
-      const db = await openDatabase(url).catch((err: unknown) => {
+      const db = await openDatabase(url, { onDriverWarning: () => undefined }).catch((err: unknown) => {
         throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
       });
       try {

@@ -32,7 +32,7 @@ export function createMigrateCommand(env: Env): Command {
       const { appliedMigrations, migrateLatest, openDatabase } = await import('../sql/index.js');
       const { migrations } = await import('../../../migrations/index.js');
       const url = databaseUrl(env['DATABASE_URL'] || 'sqlite:./data/registry.sqlite', io.cwd);
-      const db = await openDatabase(url).catch((err: unknown) => {
+      const db = await openDatabase(url, { onDriverWarning: () => undefined }).catch((err: unknown) => {
         throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
       });
       try {

@@ -32,6 +32,19 @@ export interface DatabaseOptions {
   readonly schema?: string;
   /** SQLite: how long a statement waits for another process's lock (default 5000 ms). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Where Knex's own warnings go (a connection that could not be made, a deprecation), each as
+   * one line without its stack. Without it Knex prints them, stacks included, to the console.
+   */
+  readonly onDriverWarning?: (message: string) => void;
+}
+
+/** Knex's `log` option for `onDriverWarning`; debug output stays off. */
+function driverLog(options: DatabaseOptions): { log: Record<'warn' | 'error' | 'deprecate' | 'debug', (message: unknown) => void> } | Record<string, never> {
+  const report = options.onDriverWarning;
+  if (report === undefined) return {};
+  const oneLine = (message: unknown) => report(String(message).split('\n')[0]!.trim());
+  return { log: { warn: oneLine, error: oneLine, deprecate: oneLine, debug: () => undefined } };
 }
 
 // Structural views of the driver connections, enough for the per-connection set-up.
@@ -59,6 +72,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
   if (filename !== SQLITE_MEMORY) await mkdir(path.dirname(filename), { recursive: true });
   const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
   const knex = knexFactory({
+    ...driverLog(options),
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -80,6 +94,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
   });
   if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', sharedUrl: null, close: () => knex.destroy() };
   const reader = knexFactory({
+    ...driverLog(options),
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -149,6 +164,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
   const poolSize = options.poolSize ?? 10;
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error('poolSize must be a positive integer');
   const knex = knexFactory({
+    ...driverLog(options),
     client: 'pg',
     connection: { connectionString },
     pool: {
