@@ -230,7 +230,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       options.batchVerifier ??
       (await WorkerPoolBatchVerifier.create({ ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}), protocol: { limits } }));
     if (batchVerifier !== options.batchVerifier && batchVerifier.close) opened.push(() => batchVerifier.close!());
-    const proofRows = await startRowWriter(config, database);
+    const proofRows = await startRowWriter(config, database, options.logger);
     if (proofRows) opened.push(() => proofRows.close());
     const clock = options.overrides?.clock ?? new SystemClock();
     const metrics = options.overrides?.metrics ?? new HttpMetrics();
@@ -271,6 +271,6 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
  * The proof writer thread (WRITER_THREAD, on by default) for databases a second connection can
  * reach: an SQLite file or PostgreSQL. `sqlite::memory:` lives in this connection only.
  */
-async function startRowWriter(config: Config, database: Database): Promise<WorkerRowWriter | null> {
-  return config.writerThread ? WorkerRowWriter.forDatabase(database) : null;
+async function startRowWriter(config: Config, database: Database, logger: Logger): Promise<WorkerRowWriter | null> {
+  return config.writerThread ? WorkerRowWriter.forDatabase(database, { onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver') }) : null;
 }

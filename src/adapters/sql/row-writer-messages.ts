@@ -26,7 +26,9 @@ export type RowWriterReply =
   | { readonly type: 'ready' }
   | { readonly type: 'open-failed'; readonly error: WireError }
   | { readonly type: 'done'; readonly id: number; readonly outcomes: RowOutcome[] }
-  | { readonly type: 'failed'; readonly id: number; readonly error: WireError };
+  | { readonly type: 'failed'; readonly id: number; readonly error: WireError }
+  /** A warning of the thread's database driver (one line), for the main thread's log. */
+  | { readonly type: 'warning'; readonly message: string };
 
 export function toWireError(err: unknown): WireError {
   const message = err instanceof Error ? err.message : String(err);

@@ -25,6 +25,7 @@ async function open(): Promise<{ rows: RowWriter; close: () => Promise<void> }> 
     return { rows, close: () => rows.close() };
   }
   const database = await openDatabase(config.databaseUrl, {
+    onDriverWarning: (message) => send({ type: 'warning', message }),
     poolSize: config.connections,
     ...(config.schema !== undefined ? { schema: config.schema } : {}),
   });

@@ -7,6 +7,11 @@ import { fromWireError, type RowWriterConfig, type RowWriterReply } from './row-
 /** PostgreSQL connections of the thread: room for stores configured with several writers. */
 const POSTGRES_WRITERS = 4;
 
+export interface WorkerRowWriterOptions {
+  /** Where the thread's database driver warnings go, one line each (see DatabaseOptions). */
+  readonly onDriverWarning?: (message: string) => void;
+}
+
 interface InFlight {
   readonly resolve: (outcomes: RowOutcome[]) => void;
   readonly reject: (err: unknown) => void;
@@ -31,11 +36,12 @@ export class WorkerRowWriter implements RowWriter {
   private constructor(
     private readonly config: RowWriterConfig,
     private readonly script: URL,
+    private readonly options: WorkerRowWriterOptions,
   ) {}
 
   /** Starts the thread and waits until it has opened the database; throws if it cannot. */
-  static async start(config: RowWriterConfig, script = siblingScript(import.meta.url, 'row-writer-worker')): Promise<WorkerRowWriter> {
-    const writer = new WorkerRowWriter(config, script);
+  static async start(config: RowWriterConfig, options: WorkerRowWriterOptions = {}, script = siblingScript(import.meta.url, 'row-writer-worker')): Promise<WorkerRowWriter> {
+    const writer = new WorkerRowWriter(config, script, options);
     await writer.thread();
     return writer;
   }
@@ -63,13 +69,16 @@ export class WorkerRowWriter implements RowWriter {
    * store configured with several writers); null for `sqlite::memory:`, which no other
    * connection can reach.
    */
-  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>): Promise<WorkerRowWriter | null> {
+  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>, options: WorkerRowWriterOptions = {}): Promise<WorkerRowWriter | null> {
     if (db.sharedUrl === null) return null;
-    return WorkerRowWriter.start({
-      databaseUrl: db.sharedUrl,
-      connections: db.dialect === 'sqlite' ? 1 : POSTGRES_WRITERS,
-      ...(db.schema !== undefined ? { schema: db.schema } : {}),
-    });
+    return WorkerRowWriter.start(
+      {
+        databaseUrl: db.sharedUrl,
+        connections: db.dialect === 'sqlite' ? 1 : POSTGRES_WRITERS,
+        ...(db.schema !== undefined ? { schema: db.schema } : {}),
+      },
+      options,
+    );
   }
 
   /** Lets batches in flight finish, then closes the thread's connections and the thread. */
@@ -93,7 +102,9 @@ export class WorkerRowWriter implements RowWriter {
     const worker = spawnWorker(this.script, this.config);
     return new Promise<Worker>((resolve, reject) => {
       worker.on('message', (reply: RowWriterReply) => {
-        if (reply.type === 'ready') {
+        if (reply.type === 'warning') {
+          this.options.onDriverWarning?.(reply.message);
+        } else if (reply.type === 'ready') {
           worker.unref();
           resolve(worker);
         } else if (reply.type === 'open-failed') {

@@ -44,15 +44,21 @@ test('sqlite::memory: gets no writer thread: no other connection can see it', as
   t.is(await WorkerRowWriter.forDatabase({ sharedUrl: null, dialect: 'sqlite' }), null);
 });
 
-test('a database the thread cannot open fails the start, with the driver’s reason', async (t) => {
-  const error = await t.throwsAsync(WorkerRowWriter.start({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connections: 1, schema: 'x' }));
+test('a database the thread cannot open fails the start, with the driver’s reason; its driver warnings reach the main thread as one line each', async (t) => {
+  const warnings: string[] = [];
+  const error = await t.throwsAsync(
+    WorkerRowWriter.start({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connections: 1, schema: 'x' }, { onDriverWarning: (message) => warnings.push(message) }),
+  );
   t.regex(error?.message ?? '', /ECONNREFUSED|connect/);
+  t.true(warnings.some((w) => w.startsWith('Acquire connection error:') && w.includes('ECONNREFUSED')), JSON.stringify(warnings));
+  t.true(warnings.every((w) => !w.includes('\n')));
 });
 
 test('a thread that dies takes only its batch down: the proofs are retried one by one on a new thread', async (t) => {
   const db = await sqlite.fresh();
   const rows = await WorkerRowWriter.start(
     { databaseUrl: db.sharedUrl!, connections: 1 },
+    {},
     new URL('../../support/crashing-row-writer-worker.ts', import.meta.url),
   );
   threads.push(rows);
