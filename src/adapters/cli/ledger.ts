@@ -1,7 +1,7 @@
-import { isAbsolute, resolve } from 'node:path';
 import { LOCAL_ACCESS_MINT } from '../../config.js';
 import { formatTokenAmount, parseTokenAmount } from '../../domain/identity/token-amount.js';
 import { isWalletAddress } from '../../domain/identity/wallet-address.js';
+import { openCommandDatabase } from './cli-database.js';
 import { CliError, EXIT_OK, parseCommandArgs, type CliIo, type Command } from './command.js';
 
 const USAGE = `Usage: proof-registry ledger set <wallet> <amount> [--mint <address>]
@@ -52,13 +52,10 @@ export function createLedgerCommand(env: Env): Command {
       const amount = action === 'set' ? parseTokenAmount(amountText ?? '') : null;
       if (action === 'set' && amount === null) throw new CliError(`amount must be a non-negative decimal such as 50000 or 12.5 (got ${JSON.stringify(amountText)})`);
 
+      const db = await openCommandDatabase(env, io);
       // Loaded here, not at start-up, so the other commands never load the database drivers.
-      const { migrateLatest, openDatabase } = await import('../sql/index.js');
+      const { migrateLatest } = await import('../sql/index.js');
       const { KnexLedgerBalance } = await import('../sql/knex-ledger-balance.js');
-      const url = databaseUrl(env['DATABASE_URL'] || 'sqlite:./data/registry.sqlite', io.cwd);
-      const db = await openDatabase(url, { onDriverWarning: () => undefined }).catch((err: unknown) => {
-        throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
-      });
       try {
         await migrateLatest(db).catch((err: unknown) => {
           throw new CliError(`cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
@@ -84,13 +81,6 @@ export function createLedgerCommand(env: Env): Command {
       }
     },
   };
-}
-
-/** A relative `sqlite:` path is relative to the directory the command runs in. */
-export function databaseUrl(url: string, cwd: string): string {
-  const m = /^sqlite:(?!\/\/)(.+)$/i.exec(url);
-  if (!m || m[1] === ':memory:' || isAbsolute(m[1]!)) return url;
-  return `sqlite:${resolve(cwd, m[1]!)}`;
 }
 
 export const ledgerCommand: Command = createLedgerCommand(process.env);

@@ -1,5 +1,5 @@
-import { CliError, EXIT_OK, parseCommandArgs, type CliIo, type Command } from './command.js';
-import { databaseUrl } from './ledger.js';
+import { EXIT_OK, parseCommandArgs, type CliIo, type Command } from './command.js';
+import { databaseError, openCommandDatabase } from './cli-database.js';
 
 const USAGE = `Usage: proof-registry migrate [--status]
 
@@ -28,16 +28,13 @@ export function createMigrateCommand(env: Env): Command {
         io.stdout.write(USAGE);
         return EXIT_OK;
       }
+      const db = await openCommandDatabase(env, io);
       // Loaded here, not at start-up, so the other commands never load the database drivers.
-      const { appliedMigrations, migrateLatest, openDatabase } = await import('../sql/index.js');
+      const { appliedMigrations, migrateLatest } = await import('../sql/index.js');
       const { migrations } = await import('../../../migrations/index.js');
-      const url = databaseUrl(env['DATABASE_URL'] || 'sqlite:./data/registry.sqlite', io.cwd);
-      const db = await openDatabase(url, { onDriverWarning: () => undefined }).catch((err: unknown) => {
-        throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
-      });
       try {
         const fail = (err: unknown): never => {
-          throw new CliError(`DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`);
+          throw databaseError(err);
         };
         if (values.status) {
           const applied = new Set(await appliedMigrations(db).catch(fail));
