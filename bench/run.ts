@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
 import { benchBatchVerify } from './batch-verify.js';
 import { machineTimes, startChildServer, type ChildServer } from './child-server.js';
 import { benchFleetOverview } from './fleet-overview.js';
+import { fleetProofBodies } from './fleet-proofs.js';
 import { load, type LoadFigures } from './http-load.js';
 import { pacedLoad } from './paced-load.js';
 import { createApiKey, fundWallet } from './provision.js';
@@ -20,14 +20,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_BENCH_DB = 'proof_registry_bench';
-
-function makeBodies(count: number, salt: number): string[] {
-  return Array.from({ length: count }, (_, i) =>
-    JSON.stringify({
-      envelope: anEnvelope({ taskId: `bench-${salt}-${i}`, robotId: `robot-${i % 64}`, events: twoKilobyteEvents(undefined, salt * 1e6 + i), seed: i % 16 }),
-    }),
-  );
-}
 
 async function freshPostgresDatabase(): Promise<string> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -97,7 +89,8 @@ const pct = (a: number, b: number) => `${fmt((100 * a) / b)}%`;
 async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, ${CONNECTIONS} connections`);
   const maxCount = Math.ceil(DURATION_S * 8_000);
-  const bodies = { max: makeBodies(maxCount, 1), paced: makeBodies(DURATION_S * 500, 2), bursts: makeBodies(DURATION_S * 520, 3) };
+  // In created_at order: each server takes them max, paced, bursts, into a fresh database.
+  const bodies = { max: fleetProofBodies(maxCount, 'bench-max'), paced: fleetProofBodies(DURATION_S * 500, 'bench-paced'), bursts: fleetProofBodies(DURATION_S * 520, 'bench-bursts') };
 
   // The ceiling runs before and after the registry: this machine's speed drifts within a
   // run, and a ratio against one lucky or unlucky ceiling run says more about the drift.

@@ -8,20 +8,23 @@ import type { PendingRow } from '../src/adapters/sql/proof-batch-writer.js';
 import { toRow } from '../src/adapters/sql/proof-rows.js';
 import { SqliteRowWriter } from '../src/adapters/sql/sqlite-row-writer.js';
 import { toProofRecord } from '../src/domain/proof/proof-record.js';
-import { anEnvelope, twoKilobyteEvents, WALLET_A } from '../test/support/mothers.js';
+import { WALLET_A } from '../test/support/mothers.js';
 import { protocol } from '../test/support/protocol.js';
+import { fleetProof } from './fleet-proofs.js';
 
 /**
  * What one proof costs the SQLite writer (the writer thread's SqliteRowWriter, on this thread):
  *
  *   npx tsx bench/sqlite-writes.ts
  *
- * For batches of 1, 10 and 50 bench proofs (2.5 KB, 64 robots, 16 keys) into a file that
- * already holds 20,000: CPU per proof (this process, all threads: libuv's pool runs SQLite),
- * wall time per proof, and the WAL frames (4 KiB pages) each proof adds. A proof writes its
- * row, an entry in each of the six indexes of `proofs`, its topics (a row and two index
- * entries each) and its device's row; under random keys each lands on a page of its own, and
- * every page a commit changes is one frame. Checkpoints (which copy the frames into the
+ * For batches of 1, 10 and 50 bench proofs (fleet-proofs.ts: 2.5 KB, 64 robots, 16 keys, in
+ * created_at order) into a file that already holds 20,000: CPU per proof (this process, all
+ * threads: libuv's pool runs SQLite), wall time per proof, and the WAL frames (4 KiB pages)
+ * each proof adds. A proof writes its row, an entry in each of the six indexes of `proofs`,
+ * its topics (a row and two index entries each) and its device's row. Proof ids are random,
+ * so each proof's entry in (wallet, proof_id) lands on a page of its own; the indexes that
+ * end in created_at grow at the end of each robot's, key's or task's range. Every page a
+ * commit changes is one frame. Checkpoints (which copy the frames into the
  * database file) are measured apart: with none, and with the writer's default of one every
  * 16 commits.
  */
@@ -32,7 +35,7 @@ let next = 0;
 function pending(count: number): PendingRow[] {
   return Array.from({ length: count }, () => {
     const i = next++;
-    const checked = protocol.check(anEnvelope({ taskId: `bench-${i}`, robotId: `robot-${i % 64}`, events: twoKilobyteEvents(undefined, i), seed: i % 16 }));
+    const checked = protocol.check(fleetProof('bench'));
     if (!isRight(checked)) throw new Error('the bench made an invalid envelope');
     const record = toProofRecord(checked.right, WALLET_A, 1_800_000_000_000 + i);
     return { row: toRow(record), topics: [...new Set(record.topics)] };

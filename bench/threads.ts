@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
 import { startChildServer, type ChildServer } from './child-server.js';
+import { fleetProofBodies } from './fleet-proofs.js';
 import { load, type LoadFigures } from './http-load.js';
 import { createApiKey, fundWallet } from './provision.js';
 
@@ -26,14 +26,6 @@ import { createApiKey, fundWallet } from './provision.js';
 const DURATION_S = Number(process.env.D ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const SERVERS = (process.env.SERVERS ?? 'registry,ceiling').split(',');
-
-let salt = Date.now() % 100_000;
-function makeBodies(count: number): string[] {
-  salt++;
-  return Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ envelope: anEnvelope({ taskId: `threads-${salt}-${i}`, robotId: `robot-${i % 64}`, events: twoKilobyteEvents(undefined, salt * 1e6 + i), seed: i % 16 }) }),
-  );
-}
 
 interface ThreadTimes {
   /** Time on a core, waiting in the run queue (seconds), and how many times it got a core. */
@@ -100,13 +92,15 @@ function report(which: string, figures: LoadFigures, before: Map<number, ThreadT
 }
 
 console.log(`${DURATION_S} s per run, ${CONNECTIONS} connections, after a 2 s warm-up`);
-const bodies = makeBodies(DURATION_S * 8_000);
-for (const which of SERVERS) {
+// Warm-up proofs first: each server's warm-up is older (by created_at) than the measured run's.
+const warmUps = SERVERS.map(() => fleetProofBodies(16_000, 'threads-warm-up'));
+const bodies = fleetProofBodies(DURATION_S * 8_000, 'threads');
+for (const [k, which] of SERVERS.entries()) {
   const dir = mkdtempSync(join(tmpdir(), 'registry-threads-'));
   const { server, path, headers } = await start(which, dir);
   try {
     const pid = server.pid!;
-    await load({ url: server.url, path, headers, bodies: makeBodies(16_000), connections: CONNECTIONS, durationS: 2 });
+    await load({ url: server.url, path, headers, bodies: warmUps[k]!, connections: CONNECTIONS, durationS: 2 });
     const [threads0, ticks0, io0] = [threadTimes(pid), machineTicks(), processIo(pid)];
     const figures = await load({ url: server.url, path, headers, bodies, connections: CONNECTIONS, durationS: DURATION_S });
     const [threads1, ticks1, io1] = [threadTimes(pid), machineTicks(), processIo(pid)];
