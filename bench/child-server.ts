@@ -80,3 +80,21 @@ export function machineTimes(): { busy: number; total: number } | null {
     return null;
   }
 }
+
+/**
+ * Waits until the machine is quiet (under `busyBelow` of all cores busy over half a second),
+ * for at most `maxMs`, so that one run's aftermath (PostgreSQL's checkpoints and autovacuum
+ * after a write load, a server still exiting) is not measured in the next. Answers whether
+ * it got quiet.
+ */
+export async function settle(busyBelow = 0.15, maxMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const before = machineTimes();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = machineTimes();
+    if (before === null || after === null) return true;
+    if ((after.busy - before.busy) / Math.max(1, after.total - before.total) < busyBelow) return true;
+  }
+  return false;
+}

@@ -3,7 +3,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { benchBatchVerify } from './batch-verify.js';
-import { machineTimes, startChildServer, type ChildServer } from './child-server.js';
+import { machineTimes, settle, startChildServer, type ChildServer } from './child-server.js';
 import { benchFleetOverview } from './fleet-overview.js';
 import { fleetProofBodies } from './fleet-proofs.js';
 import { load, type LoadFigures } from './http-load.js';
@@ -30,6 +30,20 @@ async function freshPostgresDatabase(): Promise<string> {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${PG_BENCH_DB}`;
   return url.toString();
+}
+
+/** Drops the bench database, so that PostgreSQL's autovacuum of it does not run beside the next measurements. */
+async function dropPostgresDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`);
+  await admin.query('CHECKPOINT');
+  await admin.end();
+}
+
+/** Before each measurement: the previous one's aftermath must not be measured in it. */
+async function quietMachine(before: string): Promise<void> {
+  if (!(await settle())) console.warn(`warning: the machine was still busy before ${before}`);
 }
 
 interface SubmitFigures {
@@ -102,19 +116,26 @@ async function main(): Promise<void> {
       await server.stop();
     }
   };
+  await quietMachine('the first ceiling run');
   const ceilingBefore = await ceilingRun();
 
   const dir = mkdtempSync(join(tmpdir(), 'registry-bench-'));
   let sqlite: SubmitFigures;
   try {
+    await quietMachine('the SQLite runs');
     sqlite = await benchSubmissions(`sqlite:${join(dir, 'registry.sqlite')}`, { DATA_DIR: dir }, bodies);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const postgres = await benchSubmissions(await freshPostgresDatabase(), { JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' }, bodies);
+  const postgresUrl = await freshPostgresDatabase();
+  await quietMachine('the PostgreSQL runs');
+  const postgres = await benchSubmissions(postgresUrl, { JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' }, bodies);
+  await dropPostgresDatabase();
+  await quietMachine('the second ceiling run');
   const ceilingAfter = await ceilingRun();
   const ceilingRate = (ceilingBefore.requestsPerSec + ceilingAfter.requestsPerSec) / 2;
 
+  await quietMachine('batch verification');
   const batch = await benchBatchVerify();
   const fleetSqlite = await benchFleetOverview('sqlite');
   const fleetPostgres = await benchFleetOverview('postgres');
