@@ -15,6 +15,8 @@ export interface LoadOptions {
   readonly headers: Record<string, string>;
   /** Request bodies, each used once: every submission is a distinct proof. */
   readonly bodies: readonly string[];
+  /** The server keeps nothing (the ceiling), so bodies may be sent again once all have gone. */
+  readonly reuseBodies?: boolean;
   readonly connections: number;
   readonly durationS: number;
   /** Fixed total request rate (req/s) instead of as fast as possible. */
@@ -39,7 +41,7 @@ export async function load(o: LoadOptions): Promise<LoadFigures> {
       },
     ],
   });
-  if (next > o.bodies.length) console.warn(`warning: ${next} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
+  if (next > o.bodies.length && !o.reuseBodies) console.warn(`warning: ${next} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
   return {
     requestsPerSec: result.requests.average,
     p50Ms: result.latency.p50,

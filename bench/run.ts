@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const ceilingRun = async (): Promise<CostedFigures> => {
     const server = await startChildServer('./servers/ceiling-server.ts');
     try {
-      return await costed(server, () => load({ url: server.url, path: '/', headers: {}, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S }));
+      return await costed(server, () => load({ url: server.url, path: '/', headers: {}, bodies: bodies.max, reuseBodies: true, connections: CONNECTIONS, durationS: DURATION_S }));
     } finally {
       await server.stop();
     }
