@@ -2,8 +2,8 @@ import type { ProofEnvelope } from '../src/domain/protocol/envelope.js';
 import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
 
 /** Devices of the benchmark fleet, and the signing keys they share. */
-export const FLEET_ROBOTS = 64;
-export const FLEET_KEYS = 16;
+const FLEET_ROBOTS = 64;
+const FLEET_KEYS = 16;
 /** Device time between two consecutive proofs of the fleet. */
 const PROOF_INTERVAL_MS = 10;
 

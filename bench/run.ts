@@ -21,25 +21,26 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_BENCH_DB = 'proof_registry_bench';
 
-async function freshPostgresDatabase(): Promise<string> {
+/** Runs statements, one after another, on the admin database (outside any transaction, as DROP DATABASE needs). */
+async function adminQueries(...statements: string[]): Promise<void> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${PG_BENCH_DB}`);
-  await admin.end();
+  try {
+    for (const statement of statements) await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function freshPostgresDatabase(): Promise<string> {
+  await adminQueries(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`, `CREATE DATABASE ${PG_BENCH_DB}`);
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${PG_BENCH_DB}`;
   return url.toString();
 }
 
 /** Drops the bench database, so that PostgreSQL's autovacuum of it does not run beside the next measurements. */
-async function dropPostgresDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`);
-  await admin.query('CHECKPOINT');
-  await admin.end();
-}
+const dropPostgresDatabase = () => adminQueries(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`, 'CHECKPOINT');
 
 /** Before each measurement: the previous one's aftermath must not be measured in it. */
 async function quietMachine(before: string): Promise<void> {
