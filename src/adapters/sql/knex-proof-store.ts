@@ -5,6 +5,7 @@ import type { Database } from './database.js';
 import { InlineRowWriter, ProofBatchWriter, type BatchWriterOptions, type RowWriter } from './proof-batch-writer.js';
 import { PostgresRowWriter } from './postgres-row-writer.js';
 import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
+import { walletKeyOf } from './wallet-keys.js';
 
 /**
  * ProofStore on SQLite or PostgreSQL through Knex. Both dialects must return the same items
@@ -49,13 +50,14 @@ export class KnexProofStore implements ProofStore {
   }
 
   async get(wallet: string, proofId: string): Promise<ProofRecord | null> {
-    const row = await this.knex<ProofRow>('proofs').where({ wallet, proof_id: proofId }).first();
+    const row = await this.knex<ProofRow>('proofs').where('wallet_id', walletKeyOf(this.knex, wallet)).where('proof_id', proofId).first();
     return row ? toRecord(row) : null;
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
     const direction = q.order === 'asc' ? 'asc' : 'desc';
-    const query = this.knex<SummaryRow>('proofs').select([...SUMMARY_COLUMNS]).where('wallet', wallet);
+    // The wallet's key, looked up once: every index of `proofs` leads with it.
+    const query = this.knex<SummaryRow>('proofs').select([...SUMMARY_COLUMNS]).where('wallet_id', walletKeyOf(this.knex, wallet));
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
     if (q.robotId !== undefined) query.where('robot_id', q.robotId);
     if (q.runId !== undefined) query.where('run_id', q.runId);
@@ -66,8 +68,8 @@ export class KnexProofStore implements ProofStore {
       query.whereExists(
         this.knex('proof_topics')
           .select(this.knex.raw('1'))
-          .whereRaw('proof_topics.proof_pk = proofs.id')
-          .where({ 'proof_topics.wallet': wallet, 'proof_topics.topic': q.topic }),
+          .whereRaw('proof_topics.proof_pk = proofs.id and proof_topics.wallet_id = proofs.wallet_id')
+          .where('proof_topics.topic', q.topic),
       );
     }
     if (q.text !== undefined) {

@@ -3,6 +3,7 @@ import { isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
 import { firstOfEachProof, outcomesInOrder, proofKey, storedCopies, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
 import { NEW_ROW_COLUMNS } from './proof-rows.js';
+import { knexWalletLookup, WalletKeys } from './wallet-keys.js';
 
 /** PostgreSQL's type of each `proofs` column a new row fills, for the arrays it arrives in. */
 const COLUMN_TYPES: Record<(typeof NEW_ROW_COLUMNS)[number], string> = {
@@ -23,8 +24,9 @@ const COLUMN_TYPES: Record<(typeof NEW_ROW_COLUMNS)[number], string> = {
 
 const columns = NEW_ROW_COLUMNS.join(', ');
 const rowArrays = NEW_ROW_COLUMNS.map((column, i) => `$${i + 1}::${COLUMN_TYPES[column]}[]`).join(', ');
-const deviceArray = `$${NEW_ROW_COLUMNS.length + 1}::text[]`;
-const topicArrays = [2, 3, 4].map((k) => `$${NEW_ROW_COLUMNS.length + k}::text[]`).join(', ');
+const walletIdArray = `$${NEW_ROW_COLUMNS.length + 1}::bigint[]`;
+const deviceArray = `$${NEW_ROW_COLUMNS.length + 2}::text[]`;
+const topicArrays = [3, 4, 5].map((k) => `$${NEW_ROW_COLUMNS.length + k}::text[]`).join(', ');
 
 /**
  * The whole write of a batch as one statement: the proofs (insert-or-ignore, in the order
@@ -36,15 +38,15 @@ const topicArrays = [2, 3, 4].map((k) => `$${NEW_ROW_COLUMNS.length + k}::text[]
  * other writer locks them in, so concurrent statements cannot deadlock on them.
  */
 export const INSERT_BATCH_SQL = `with input as (
-  select * from unnest(${rowArrays}, ${deviceArray}) with ordinality as u(${columns}, device_id, position)
+  select * from unnest(${rowArrays}, ${walletIdArray}, ${deviceArray}) with ordinality as u(${columns}, wallet_id, device_id, position)
 ), inserted as (
-  insert into proofs (${columns})
-  select ${columns} from input order by position
-  on conflict (wallet, proof_id) do nothing
-  returning id, wallet, proof_id, received_at_ms
+  insert into proofs (${columns}, wallet_id)
+  select ${columns}, wallet_id from input order by position
+  on conflict (wallet_id, proof_id) do nothing
+  returning id, wallet_id, wallet, proof_id, received_at_ms
 ), inserted_topics as (
-  insert into proof_topics (proof_pk, wallet, topic)
-  select inserted.id, inserted.wallet, t.topic
+  insert into proof_topics (proof_pk, wallet_id, topic)
+  select inserted.id, inserted.wallet_id, t.topic
   from inserted join unnest(${topicArrays}) as t(wallet, proof_id, topic)
     on t.wallet = inserted.wallet and t.proof_id = inserted.proof_id
 ), counted_devices as (
@@ -59,7 +61,7 @@ export const INSERT_BATCH_SQL = `with input as (
 select wallet, proof_id from inserted`;
 
 /** The statement's name on each connection: pg prepares a named statement once per connection. */
-const STATEMENT_NAME = 'proof_registry_insert_batch_v1';
+const STATEMENT_NAME = 'proof_registry_insert_batch_v2';
 
 /** The driver connection, as far as this writer uses it. */
 interface PgClient {
@@ -70,12 +72,13 @@ interface PoolClient {
   releaseConnection(connection: PgClient): Promise<void>;
 }
 
-/** The bind values of INSERT_BATCH_SQL for these proofs (first copies only) and their topics. */
-export function insertBatchValues(unique: readonly PendingRow[]): unknown[] {
+/** The bind values of INSERT_BATCH_SQL for these proofs (first copies only), their wallets' keys and their topics. */
+export function insertBatchValues(unique: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): unknown[] {
   const rows = NEW_ROW_COLUMNS.map((column) => unique.map((p) => p.row[column]));
+  const walletIds = unique.map((p) => WalletKeys.get(walletKeys, p.row.wallet));
   const devices = unique.map(({ row }) => (row.robot_id !== null && isDeviceId(row.robot_id) ? row.robot_id : null));
   const topics = unique.flatMap((p) => p.topics.map((topic) => [p.row.wallet, p.row.proof_id, topic] as const));
-  return [...rows, devices, topics.map((t) => t[0]), topics.map((t) => t[1]), topics.map((t) => t[2])];
+  return [...rows, walletIds, devices, topics.map((t) => t[0]), topics.map((t) => t[1]), topics.map((t) => t[2])];
 }
 
 /**
@@ -87,23 +90,26 @@ export function insertBatchValues(unique: readonly PendingRow[]): unknown[] {
  */
 export class PostgresRowWriter implements RowWriter {
   private readonly client: PoolClient;
+  private readonly walletKeys: WalletKeys;
 
   constructor(private readonly knex: Knex) {
     if (knex.client.dialect !== 'postgresql') throw new Error('PostgresRowWriter needs a PostgreSQL Knex');
     this.client = knex.client as PoolClient;
+    this.walletKeys = new WalletKeys(knexWalletLookup(knex));
   }
 
   async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
     if (batch.length === 0) return [];
     const unique = firstOfEachProof(batch);
+    const walletKeys = await this.walletKeys.of(unique.map((p) => p.row.wallet));
     const connection = await this.client.acquireConnection();
     let inserted: Array<{ wallet: string; proof_id: string }>;
     try {
-      inserted = (await connection.query({ name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values: insertBatchValues(unique) })).rows;
+      inserted = (await connection.query({ name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values: insertBatchValues(unique, walletKeys) })).rows;
     } finally {
       await this.client.releaseConnection(connection);
     }
     const newKeys = new Set(inserted.map(proofKey));
-    return outcomesInOrder(batch, newKeys, await storedCopies(this.knex, unique, newKeys));
+    return outcomesInOrder(batch, newKeys, await storedCopies(this.knex, unique, newKeys, walletKeys));
   }
 }

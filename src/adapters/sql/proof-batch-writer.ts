@@ -3,6 +3,7 @@ import type { AddResult } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import { countDeviceProofs } from './device-proof-counts.js';
 import { toRecord, toRow, type NewProofRow, type ProofRow } from './proof-rows.js';
+import { knexWalletLookup, WalletKeys } from './wallet-keys.js';
 
 /** One proof on its way into the database: its row and its distinct topics. */
 export interface PendingRow {
@@ -25,10 +26,16 @@ export interface RowWriter {
 
 /** Runs each batch as a transaction on the given connection(s). */
 export class InlineRowWriter implements RowWriter {
-  constructor(private readonly knex: Knex) {}
+  private readonly walletKeys: WalletKeys;
 
-  write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
-    return this.knex.transaction((trx) => insertBatch(trx, batch));
+  constructor(private readonly knex: Knex) {
+    this.walletKeys = new WalletKeys(knexWalletLookup(knex));
+  }
+
+  async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+    // Before the transaction: a key remembered from a transaction that then rolled back would not exist.
+    const keys = await this.walletKeys.of(batch.map((p) => p.row.wallet));
+    return this.knex.transaction((trx) => insertBatch(trx, batch, keys));
   }
 }
 
@@ -102,18 +109,19 @@ export class ProofBatchWriter {
 }
 
 /** Inserts what is new, reads what already existed; outcomes come back in `batch` order. */
-export async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+export async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): Promise<RowOutcome[]> {
   const unique = firstOfEachProof(batch);
   const inserted: Array<{ id: number | string; wallet: string; proof_id: string }> = await trx('proofs')
-    .insert(unique.map((p) => p.row))
-    .onConflict(['wallet', 'proof_id'])
+    .insert(unique.map((p) => ({ ...p.row, wallet_id: WalletKeys.get(walletKeys, p.row.wallet) })))
+    .onConflict(['wallet_id', 'proof_id'])
     .ignore()
     .returning(['id', 'wallet', 'proof_id']);
   const newIds = new Map(inserted.map((r) => [proofKey(r), r.id]));
 
   const topicRows = unique.flatMap((p) => {
     const id = newIds.get(proofKey(p.row));
-    return id === undefined ? [] : p.topics.map((topic) => ({ proof_pk: id, wallet: p.row.wallet, topic }));
+    const walletId = WalletKeys.get(walletKeys, p.row.wallet);
+    return id === undefined ? [] : p.topics.map((topic) => ({ proof_pk: id, wallet_id: walletId, topic }));
   });
   for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
     await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
@@ -124,15 +132,20 @@ export async function insertBatch(trx: Knex.Transaction, batch: readonly Pending
   // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
   const newKeys = new Set(newIds.keys());
-  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys));
+  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys));
 }
 
 /** The stored rows of the proofs in `unique` that were not inserted (`inserted` holds proofKeys). */
-export async function storedCopies(q: Knex | Knex.Transaction, unique: readonly PendingRow[], inserted: ReadonlySet<string>): Promise<NewProofRow[]> {
-  const missing = unique.filter((p) => !inserted.has(proofKey(p.row))).map((p) => [p.row.wallet, p.row.proof_id]);
+export async function storedCopies(
+  q: Knex | Knex.Transaction,
+  unique: readonly PendingRow[],
+  inserted: ReadonlySet<string>,
+  walletKeys: ReadonlyMap<string, number>,
+): Promise<NewProofRow[]> {
+  const missing = unique.filter((p) => !inserted.has(proofKey(p.row))).map((p) => [WalletKeys.get(walletKeys, p.row.wallet), p.row.proof_id]);
   if (missing.length === 0) return [];
-  const rows: ProofRow[] = await q<ProofRow>('proofs').whereIn(['wallet', 'proof_id'], missing);
-  return rows.map(({ id: _id, ...row }) => row);
+  const rows: ProofRow[] = await q<ProofRow>('proofs').whereIn(['wallet_id', 'proof_id'], missing);
+  return rows.map(({ id: _id, wallet_id: _walletId, ...row }) => row);
 }
 
 /** Identifies a proof of a wallet: the unique key of `proofs`. */

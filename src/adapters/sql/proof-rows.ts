@@ -4,6 +4,8 @@ import type { ProofRecord, ProofSummary } from '../../domain/proof/proof-record.
 /** A `proofs` row as the drivers return it. pg returns bigint as a string; sqlite3 as a number. */
 export interface ProofRow {
   readonly id: number | string;
+  /** The wallet's key (migrations/004_wallet_keys.ts), which the indexes lead with. */
+  readonly wallet_id: number | string;
   readonly wallet: string;
   readonly proof_id: string;
   readonly task_id: string;
@@ -19,8 +21,9 @@ export interface ProofRow {
   readonly envelope: string;
 }
 
-export type SummaryRow = Omit<ProofRow, 'id' | 'search_text' | 'envelope'>;
-export type NewProofRow = Omit<ProofRow, 'id'>;
+export type SummaryRow = Omit<ProofRow, 'id' | 'wallet_id' | 'search_text' | 'envelope'>;
+/** A row as the writers get it; each writer adds the wallet's key (see wallet-keys.ts). */
+export type NewProofRow = Omit<ProofRow, 'id' | 'wallet_id'>;
 
 /** Columns a summary needs; the envelope is the bulk of a row, so lists never read it. */
 export const SUMMARY_COLUMNS = [

@@ -5,10 +5,14 @@ import { DEVICE_UPSERT_COLUMNS, deviceCounts, deviceUpsertConflict, deviceUpsert
 import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
 import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
+import { WalletKeys, type WalletRow } from './wallet-keys.js';
 
 type Value = string | number | null;
 
-/** Rows per statement: 13 values a proof keeps every statement well under SQLite's 32,766 variables. */
+/** The columns of an insert: a new row's, and its wallet's key. */
+const INSERT_COLUMNS = [...NEW_ROW_COLUMNS, 'wallet_id'] as const;
+
+/** Rows per statement: 14 values a proof keeps every statement well under SQLite's 32,766 variables. */
 const ROWS_PER_STATEMENT = 500;
 /** Distinct statement texts kept prepared (one per row count of each kind of statement). */
 const PREPARED_LIMIT = 256;
@@ -41,6 +45,14 @@ export interface SqliteRowWriterOptions {
 export class SqliteRowWriter implements RowWriter {
   private readonly prepared = new Map<string, sqlite3.Statement>();
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly walletKeys = new WalletKeys(async (addresses) => {
+    const rows: WalletRow[] = [];
+    for (const chunk of chunks(addresses, ROWS_PER_STATEMENT)) {
+      await this.all(`insert into wallets (address) values ${placeholders(chunk.length, 1)} on conflict (address) do nothing`, chunk);
+      rows.push(...(await this.all<WalletRow>(`select id, address from wallets where address in (${chunk.map(() => '?').join(', ')})`, chunk)));
+    }
+    return rows;
+  });
 
   private constructor(
     private readonly db: sqlite3.Database,
@@ -91,13 +103,16 @@ export class SqliteRowWriter implements RowWriter {
   private async transaction(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
     await this.checkpointer.beforeTransaction(this.db);
     const unique = firstOfEachProof(batch);
+    // Outside the transaction (its own, autocommitted): a wallet's key must exist whatever
+    // becomes of the batch, as it is remembered from now on.
+    const walletKeys = await this.walletKeys.of(unique.map((p) => p.row.wallet));
     // Almost every batch is one INSERT, a transaction by itself: the triggers add its topics
     // and device counts inside that statement. Only a batch over one statement's rows, or with
     // device ids the triggers leave to this code, needs an explicit transaction.
     const explicit = unique.length > ROWS_PER_STATEMENT || unique.some((p) => countedHere(p.row.robot_id));
     const ids = new Map<string, number>();
     const insertAll = async () => {
-      for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) for (const r of await this.insertProofs(chunk)) ids.set(proofKey(r), r.id);
+      for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) for (const r of await this.insertProofs(chunk, walletKeys)) ids.set(proofKey(r), r.id);
     };
     if (!explicit) await insertAll();
     else {
@@ -120,8 +135,8 @@ export class SqliteRowWriter implements RowWriter {
     for (const chunk of chunks(duplicates, ROWS_PER_STATEMENT)) {
       existing.push(
         ...(await this.all<NewProofRow>(
-          `select ${NEW_ROW_COLUMNS.join(', ')} from proofs where (wallet, proof_id) in (values ${placeholders(chunk.length, 2)})`,
-          chunk.flatMap((p) => [p.row.wallet, p.row.proof_id]),
+          `select ${NEW_ROW_COLUMNS.join(', ')} from proofs where (wallet_id, proof_id) in (values ${placeholders(chunk.length, 2)})`,
+          chunk.flatMap((p) => [WalletKeys.get(walletKeys, p.row.wallet), p.row.proof_id]),
         )),
       );
     }
@@ -129,11 +144,11 @@ export class SqliteRowWriter implements RowWriter {
   }
 
   /** One INSERT … ON CONFLICT DO NOTHING of up to ROWS_PER_STATEMENT rows; the rows it inserted. */
-  private insertProofs(rows: readonly PendingRow[]): Promise<Array<{ id: number; wallet: string; proof_id: string }>> {
+  private insertProofs(rows: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): Promise<Array<{ id: number; wallet: string; proof_id: string }>> {
     return this.all(
-      `insert into proofs (${NEW_ROW_COLUMNS.join(', ')}) values ${placeholders(rows.length, NEW_ROW_COLUMNS.length)}
-       on conflict (wallet, proof_id) do nothing returning id, wallet, proof_id`,
-      rows.flatMap((p) => NEW_ROW_COLUMNS.map((c): Value => p.row[c])),
+      `insert into proofs (${INSERT_COLUMNS.join(', ')}) values ${placeholders(rows.length, INSERT_COLUMNS.length)}
+       on conflict (wallet_id, proof_id) do nothing returning id, wallet, proof_id`,
+      rows.flatMap((p) => [...NEW_ROW_COLUMNS.map((c): Value => p.row[c]), WalletKeys.get(walletKeys, p.row.wallet)]),
     );
   }
 
@@ -174,7 +189,7 @@ export class SqliteRowWriter implements RowWriter {
  * the writer counts the longer ones itself (countedHere), so the rule stays in one place.
  */
 const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_and_devices after insert on main.proofs begin
-  insert into main.proof_topics (proof_pk, wallet, topic) select distinct new.id, new.wallet, value from json_each(new.topics);
+  insert into main.proof_topics (proof_pk, wallet_id, topic) select distinct new.id, new.wallet_id, value from json_each(new.topics);
   insert into main.devices (${DEVICE_UPSERT_COLUMNS})
     select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
     where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0

@@ -22,7 +22,8 @@ async function storedRows(db: Database): Promise<Record<string, unknown[]>> {
   const topics = await db
     .knex('proof_topics')
     .join('proofs', 'proofs.id', 'proof_topics.proof_pk')
-    .select('proofs.wallet', 'proofs.proof_id', 'proof_topics.wallet as topic_wallet', 'topic')
+    .join('wallets', 'wallets.id', 'proof_topics.wallet_id')
+    .select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic')
     .orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
   const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
   return { proofs: proofs.map(({ id: _id, ...row }: Record<string, unknown>) => row), topics, devices };

@@ -82,7 +82,7 @@ test('the WAL is checkpointed in the background and started over once it passes 
 
 /** proof_topics and devices as (proof, topic) and (device, figures) rows, in a fixed order. */
 async function derivedRows(db: Database): Promise<{ topics: unknown[]; devices: unknown[] }> {
-  const topics = await db.knex('proof_topics').join('proofs', 'proofs.id', 'proof_topics.proof_pk').select('proofs.wallet', 'proofs.proof_id', 'proof_topics.wallet as topic_wallet', 'topic').orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
+  const topics = await db.knex('proof_topics').join('proofs', 'proofs.id', 'proof_topics.proof_pk').join('wallets', 'wallets.id', 'proof_topics.wallet_id').select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic').orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
   const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
   return { topics, devices };
 }
