@@ -110,6 +110,8 @@ async function seed(db: Database, nowMs: number): Promise<void> {
   const counts = new Array<number>(DEVICES).fill(0);
   const chunk = db.dialect === 'sqlite' ? 500 : 1000;
   await db.knex.transaction(async (trx) => {
+    await trx('wallets').insert({ address: WALLET }).onConflict('address').ignore();
+    const [{ id: walletId }] = (await trx('wallets').select('id').where('address', WALLET)) as [{ id: number | string }];
     for (let start = 0; start < PROOFS; start += chunk) {
       const rows = [];
       for (let i = start; i < Math.min(PROOFS, start + chunk); i++) {
@@ -118,6 +120,7 @@ async function seed(db: Database, nowMs: number): Promise<void> {
         // The latest proof of each device is its last_seen; older ones go back up to 30 days.
         const received = i + DEVICES >= PROOFS ? lastSeen(d) : lastSeen(d) - 60_000 - ((i * 104_729) % (30 * 86_400_000));
         rows.push({
+          wallet_id: walletId,
           wallet: WALLET,
           proof_id: createHash('sha256').update(`bench-${i}`).digest('hex'),
           task_id: `task-${i % 97}`,
