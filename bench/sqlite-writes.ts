@@ -22,14 +22,18 @@ import { fleetProof } from './fleet-proofs.js';
  * threads: libuv's pool runs SQLite), wall time per proof, and the WAL frames (4 KiB pages)
  * each proof adds. A proof writes its row, an entry in each of the six indexes of `proofs`,
  * its topics (a row and two index entries each) and its device's row. Proof ids are random,
- * so each proof's entry in (wallet, proof_id) lands on a page of its own; the indexes that
+ * so each proof's entry in (wallet_id, proof_id) lands on a page of its own; the indexes that
  * end in created_at grow at the end of each robot's, key's or task's range. Every page a
  * commit changes is one frame. Checkpoints (which copy the frames into the
  * database file) are measured apart: with none, and with the writer's default of one every
  * 16 commits.
+ *
+ * Then the average size of an entry of each index and table the proofs fill (SQLite's dbstat,
+ * leaf pages), after 5,000 proofs: what decides how often an index page splits.
  */
 const PREFILL = Number(process.env.PREFILL ?? 20_000);
 const PROOFS = Number(process.env.PROOFS ?? 3_000);
+const ENTRY_PROOFS = 5_000;
 
 let next = 0;
 function pending(count: number): PendingRow[] {
@@ -71,6 +75,29 @@ async function measure(batchSize: number, everyCommits: number): Promise<{ cpuUs
   }
 }
 
+/** Average bytes an entry of each `proof…` table and index takes, from dbstat's leaf pages, after ENTRY_PROOFS proofs. */
+async function entrySizes(): Promise<Array<{ name: string; entries: number; bytes: number }>> {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-sqlite-entries-'));
+  try {
+    const file = join(dir, 'registry.sqlite');
+    const db = await openDatabase(`sqlite:${file}`);
+    try {
+      await migrateLatest(db);
+      const writer = await SqliteRowWriter.open(file);
+      for (let i = 0; i < ENTRY_PROOFS; i += 10) await writer.write(pending(10));
+      await writer.close();
+      return await db.knex.raw(
+        `select name, sum(ncell) as entries, round(1.0 * sum(payload) / sum(ncell), 1) as bytes
+           from dbstat where pagetype = 'leaf' and name like 'proof%' group by name order by name`,
+      );
+    } finally {
+      await db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs a checkpoint on a connection of its own; answers the frames in the WAL as it found it. */
 function walCheckpoint(file: string, mode: 'PASSIVE' | 'TRUNCATE'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -90,3 +117,8 @@ for (const batchSize of [1, 10, 50]) {
     console.log(`| ${batchSize} | ${label} | ${r.cpuUs.toFixed(0)} | ${r.wallUs.toFixed(0)} | ${r.frames === null ? '' : r.frames.toFixed(1)} |`);
   }
 }
+
+console.log(`\nBytes an entry, after ${ENTRY_PROOFS.toLocaleString('en-US')} proofs\n`);
+console.log('| table or index | entries | bytes an entry |');
+console.log('| --- | ---: | ---: |');
+for (const r of await entrySizes()) console.log(`| ${r.name} | ${r.entries.toLocaleString('en-US')} | ${r.bytes} |`);
