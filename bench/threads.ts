@@ -32,6 +32,8 @@ interface ThreadTimes {
   readonly runS: number;
   readonly waitS: number;
   readonly slices: number;
+  /** Its niceness (HELPER_THREAD_NICE puts every thread but the event loop below it). */
+  readonly nice: number;
 }
 
 function threadTimes(pid: number): Map<number, ThreadTimes> {
@@ -39,7 +41,10 @@ function threadTimes(pid: number): Map<number, ThreadTimes> {
   for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
     try {
       const [run, wait, slices] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
-      times.set(tid, { runS: run! / 1e9, waitS: wait! / 1e9, slices: slices! });
+      // Field 19 of stat, counted after the command name (in parentheses, and it may hold spaces).
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      times.set(tid, { runS: run! / 1e9, waitS: wait! / 1e9, slices: slices!, nice });
     } catch {
       // The thread ended between listing and reading.
     }
@@ -71,21 +76,21 @@ async function start(which: string, dir: string): Promise<{ server: ChildServer;
 function report(which: string, figures: LoadFigures, before: Map<number, ThreadTimes>, after: Map<number, ThreadTimes>, pid: number, ticks: number[], io: Record<string, number>): void {
   const perRequest = (seconds: number) => ((seconds * 1e6) / figures.total).toFixed(0);
   console.log(`\n${which}: ${Math.round(figures.requestsPerSec).toLocaleString('en-US')} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.non2xx + figures.errors} non-2xx or errors`);
-  console.log('| thread | share of a core | CPU µs/req | waiting for a core | waits/s | mean wait µs |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| thread | nice | share of a core | CPU µs/req | waiting for a core | waits/s | mean wait µs |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const rows = [...after].map(([tid, t]) => {
     const b = before.get(tid) ?? { runS: 0, waitS: 0, slices: 0 };
-    return { tid, cpu: t.runS - b.runS, wait: t.waitS - b.waitS, slices: t.slices - b.slices };
+    return { tid, nice: t.nice, cpu: t.runS - b.runS, wait: t.waitS - b.waitS, slices: t.slices - b.slices };
   });
   let total = 0;
   for (const r of rows.filter((r) => r.cpu > 0.02).sort((a, b) => b.cpu - a.cpu)) {
     total += r.cpu;
     const label = r.tid === pid ? 'main event loop' : `thread ${r.tid}`;
     console.log(
-      `| ${label} | ${((100 * r.cpu) / DURATION_S).toFixed(0)}% | ${perRequest(r.cpu)} | ${((100 * r.wait) / DURATION_S).toFixed(0)}% of the time | ${(r.slices / DURATION_S).toFixed(0)} | ${((r.wait * 1e6) / Math.max(1, r.slices)).toFixed(0)} |`,
+      `| ${label} | ${r.nice} | ${((100 * r.cpu) / DURATION_S).toFixed(0)}% | ${perRequest(r.cpu)} | ${((100 * r.wait) / DURATION_S).toFixed(0)}% of the time | ${(r.slices / DURATION_S).toFixed(0)} | ${((r.wait * 1e6) / Math.max(1, r.slices)).toFixed(0)} |`,
     );
   }
-  console.log(`| all threads | ${((100 * total) / DURATION_S).toFixed(0)}% | ${perRequest(total)} | | | |`);
+  console.log(`| all threads | | ${((100 * total) / DURATION_S).toFixed(0)}% | ${perRequest(total)} | | | |`);
   const sum = ticks.reduce((a, b) => a + b, 0);
   console.log(`machine: ${CPU_FIELDS.map((name, i) => `${name} ${((100 * ticks[i]!) / sum).toFixed(1)}%`).join(', ')}`);
   console.log(`server file and socket I/O per request: ${(io.wchar! / figures.total / 1024).toFixed(1)} KiB written in ${(io.syscw! / figures.total).toFixed(1)} calls, ${(io.rchar! / figures.total / 1024).toFixed(1)} KiB read in ${(io.syscr! / figures.total).toFixed(1)} calls`);

@@ -27,6 +27,7 @@ import { openDatabase, type Database } from './adapters/sql/database.js';
 import { migrateLatest } from './adapters/sql/migrate.js';
 import { listen } from './adapters/http/http-server.js';
 import { WorkerPoolBatchVerifier } from './adapters/workers/worker-pool-batch-verifier.js';
+import { lowerHelperThreads } from './adapters/workers/thread-priority.js';
 import { KnexProofStore } from './adapters/sql/knex-proof-store.js';
 import type { RowWriter } from './adapters/sql/proof-batch-writer.js';
 import { WorkerRowWriter } from './adapters/sql/worker-row-writer.js';
@@ -228,7 +229,11 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     const limits = { maxDepth: config.maxDepth, maxEvents: config.maxEvents, maxBatch: config.maxBatch };
     const batchVerifier =
       options.batchVerifier ??
-      (await WorkerPoolBatchVerifier.create({ ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}), protocol: { limits } }));
+      (await WorkerPoolBatchVerifier.create({
+        ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}),
+        protocol: { limits },
+        niceIncrement: config.helperThreadNice,
+      }));
     if (batchVerifier !== options.batchVerifier && batchVerifier.close) opened.push(() => batchVerifier.close!());
     const proofRows = await startRowWriter(config, database, options.logger);
     if (proofRows) opened.push(() => proofRows.close());
@@ -251,6 +256,9 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       ...(proofRows ? { proofRows } : {}),
       overrides: { ...options.overrides, clock, metrics },
     });
+    // Every thread that exists by now (libuv's pool, V8's helpers, the workers) below the event loop.
+    const lowered = lowerHelperThreads(config.helperThreadNice);
+    if (lowered > 0) options.logger.info({ threads: lowered, niceness: `+${config.helperThreadNice}` }, 'helper threads run below the event loop');
     const server = await listen(container.get<Koa>(TOKENS.HttpApp), config.port, config.host).catch(naming('HOST and PORT'));
     return {
       url: server.url,
@@ -272,5 +280,8 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
  * reach: an SQLite file or PostgreSQL. `sqlite::memory:` lives in this connection only.
  */
 async function startRowWriter(config: Config, database: Database, logger: Logger): Promise<WorkerRowWriter | null> {
-  return config.writerThread ? WorkerRowWriter.forDatabase(database, { onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver') }) : null;
+  return config.writerThread ? WorkerRowWriter.forDatabase(database, {
+        onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver'),
+        niceIncrement: config.helperThreadNice,
+      }) : null;
 }

@@ -26,3 +26,13 @@ test('ACCESS_TOKEN_MINT must be a base58 Solana address', (t) => {
   t.regex(error!.message, /ACCESS_TOKEN_MINT must be a base58 Solana address \(got "abc"\)/);
   t.is(loadConfig({ ACCESS_TOKEN_MINT: 'So11111111111111111111111111111111111111112' }).accessTokenMint, 'So11111111111111111111111111111111111111112');
 });
+
+test('HELPER_THREAD_NICE: 10 by default, 0 to 19, anything else named', (t) => {
+  t.is(loadConfig({}).helperThreadNice, 10);
+  t.is(loadConfig({ HELPER_THREAD_NICE: '0' }).helperThreadNice, 0);
+  t.is(loadConfig({ HELPER_THREAD_NICE: '19' }).helperThreadNice, 19);
+  for (const bad of ['20', '-1', 'low']) {
+    const error = t.throws(() => loadConfig({ HELPER_THREAD_NICE: bad }), { instanceOf: ConfigError });
+    t.deepEqual(error?.problems, [`HELPER_THREAD_NICE must be an integer from 0 to 19 (got "${bad}")`]);
+  }
+});

@@ -10,6 +10,8 @@ const POSTGRES_WRITERS = 4;
 export interface WorkerRowWriterOptions {
   /** Where the thread's database driver warnings go, one line each (see DatabaseOptions). */
   readonly onDriverWarning?: (message: string) => void;
+  /** How far below the event loop's priority the thread runs (see thread-priority.ts); default 0. */
+  readonly niceIncrement?: number;
 }
 
 interface InFlight {
@@ -99,7 +101,7 @@ export class WorkerRowWriter implements RowWriter {
   }
 
   private spawn(): Promise<Worker> {
-    const worker = spawnWorker(this.script, this.config);
+    const worker = spawnWorker(this.script, this.config, { niceIncrement: this.options.niceIncrement ?? 0 });
     return new Promise<Worker>((resolve, reject) => {
       worker.on('message', (reply: RowWriterReply) => {
         if (reply.type === 'warning') {

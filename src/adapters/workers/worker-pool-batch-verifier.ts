@@ -33,6 +33,8 @@ export interface WorkerPoolOptions {
   readonly protocol?: ProofProtocolOptions;
   /** Another worker script, for tests that need a worker to misbehave. */
   readonly workerScript?: URL;
+  /** How far below the event loop's priority the workers run (see thread-priority.ts); default 0. */
+  readonly niceIncrement?: number;
 }
 
 type Job = SignatureJob | CheckJob;
@@ -115,6 +117,7 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       transport: options.transport ?? 'json',
       protocol: options.protocol ?? {},
       workerScript: options.workerScript ?? siblingScript(import.meta.url, 'verify-worker'),
+      niceIncrement: options.niceIncrement ?? 0,
     };
     if (!Number.isInteger(resolved.size) || resolved.size < 1) throw new RangeError(`pool size must be ≥ 1 (got ${resolved.size})`);
     const pool = new WorkerPoolBatchVerifier(await createProofProtocol(resolved.protocol), resolved);
@@ -234,7 +237,7 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
   /** Starts one worker; resolves once it is ready, rejects if it exits before. */
   private spawn(): Promise<void> {
     const config: VerifyWorkerConfig = { protocol: this.options.protocol };
-    const slot: Slot = { worker: spawnWorker(this.options.workerScript, config), ready: false, inFlight: new Map() };
+    const slot: Slot = { worker: spawnWorker(this.options.workerScript, config, { niceIncrement: this.options.niceIncrement }), ready: false, inFlight: new Map() };
     this.slots.add(slot);
     return new Promise((resolve, reject) => {
       slot.worker.on('message', (reply: WorkerReply) => {

@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { proofVectors } from '../../support/fixtures.js';
@@ -15,7 +15,7 @@ let registry: TestRegistry;
 test.before(async () => {
   registry = await startTestRegistry({
     workers: true,
-    env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}`, VERIFY_WORKERS: '2' },
+    env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}`, VERIFY_WORKERS: '2', HELPER_THREAD_NICE: '7' },
     clock: fixedClock('2026-11-20T10:30:00Z'),
   });
 });
@@ -73,4 +73,12 @@ test('an envelope with "__proto__" members and one with an out-of-range number g
   t.false(verified.body.valid);
   t.is(submitted.body.detail, `invalid proof: ${verified.body.reason}`);
   t.regex(verified.body.reason, /^payload\.telemetry_normalized\.events\[0\]\.data\.seq is a number beyond the range of an IEEE 754 double/);
+});
+
+(process.platform === 'linux' ? test : test.skip)('every thread but the event loop runs HELPER_THREAD_NICE below it: workers, writer, libuv and V8 helpers', (t) => {
+  const base = getPriority(process.pid);
+  const others = readdirSync('/proc/self/task').map(Number).filter((id) => id !== process.pid);
+  // Two verify workers and the writer thread, besides libuv's pool and V8's helpers.
+  t.true(others.length >= 3 + 4);
+  for (const id of others) t.true(getPriority(id) >= Math.min(19, base + 7), `thread ${id} at ${getPriority(id)}`);
 });
