@@ -21,12 +21,16 @@ export interface LoadOptions {
   readonly durationS: number;
   /** Fixed total request rate (req/s) instead of as fast as possible. */
   readonly rate?: number;
+  /** Where in `bodies` to go on from, shared by runs that continue one another (default: from the first). */
+  readonly cursor?: { next: number };
+  /** Receives each response's latency (ms), for figures over several runs. */
+  readonly onLatency?: (ms: number) => void;
 }
 
 /** Drives POST requests with autocannon and reads its latency histogram. */
-export async function load(o: LoadOptions): Promise<LoadFigures> {
-  let next = 0;
-  const result = await autocannon({
+export async function load(o: LoadOptions): Promise<LoadFigures & { readonly durationS: number }> {
+  const cursor = o.cursor ?? { next: 0 };
+  const options: autocannon.Options = {
     url: o.url,
     connections: o.connections,
     duration: o.durationS,
@@ -37,11 +41,16 @@ export async function load(o: LoadOptions): Promise<LoadFigures> {
         method: 'POST',
         path: o.path,
         headers: { 'content-type': 'application/json', ...o.headers },
-        setupRequest: (req) => ({ ...req, body: o.bodies[next++ % o.bodies.length] }),
+        setupRequest: (req) => ({ ...req, body: o.bodies[cursor.next++ % o.bodies.length] }),
       },
     ],
+  };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (err: unknown, r: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(r)));
+    const onLatency = o.onLatency;
+    if (onLatency) instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => onLatency(ms));
   });
-  if (next > o.bodies.length && !o.reuseBodies) console.warn(`warning: ${next} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
+  if (cursor.next > o.bodies.length && !o.reuseBodies) console.warn(`warning: ${cursor.next} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
   return {
     requestsPerSec: result.requests.average,
     p50Ms: result.latency.p50,
@@ -49,5 +58,6 @@ export async function load(o: LoadOptions): Promise<LoadFigures> {
     non2xx: result.non2xx,
     errors: result.errors,
     total: result.requests.total,
+    durationS: result.duration,
   };
 }

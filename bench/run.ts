@@ -3,10 +3,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { benchBatchVerify } from './batch-verify.js';
-import { machineTimes, settle, startChildServer, type ChildServer } from './child-server.js';
+import { settle, startChildServer } from './child-server.js';
 import { benchFleetOverview } from './fleet-overview.js';
 import { fleetProofBodies } from './fleet-proofs.js';
 import { load, type LoadFigures } from './http-load.js';
+import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
 import { pacedLoad } from './paced-load.js';
 import { createApiKey, fundWallet } from './provision.js';
 
@@ -18,6 +19,9 @@ import { createApiKey, fundWallet } from './provision.js';
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Maximum-rate rounds: each gives the ceiling and the registry DURATION_S / ROUNDS seconds each. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARM_UP_S = 2;
 const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_BENCH_DB = 'proof_registry_bench';
 
@@ -48,58 +52,50 @@ async function quietMachine(before: string): Promise<void> {
 }
 
 interface SubmitFigures {
+  /** The maximum rate, in turns with the ceiling. */
   readonly max: CostedFigures;
+  /** The ceiling's figures from the slices between the registry's. */
+  readonly ceiling: CostedFigures;
+  /** Each round's registry rate as a share of the ceiling's. */
+  readonly roundRatios: readonly number[];
   /** 500 requests a second, one every 2 ms (open loop). */
   readonly at500: LoadFigures;
   /** autocannon's rate of 500 a second: each connection's share sent back to back as each second starts. */
   readonly at500Bursts: LoadFigures;
 }
 
-/** A load run with what it cost: CPU per request of the server process and of the load generator, and how busy the machine was. */
-interface CostedFigures extends LoadFigures {
-  readonly serverCpuUs: number | null;
-  readonly loadCpuUs: number;
-  readonly machineBusy: number | null;
+interface Bodies {
+  readonly warmUp: string[];
+  readonly max: string[];
+  readonly paced: string[];
+  readonly bursts: string[];
 }
 
 /**
- * Runs `run` and reads CPU time around it: the server process (all its threads, from /proc),
- * this process (autocannon), and the whole machine (which also counts PostgreSQL's processes).
+ * The registry on one database: after a warm-up, its maximum rate in turns with the ceiling's
+ * (see interleaved.ts), then the two 500 req/s loads.
  */
-async function costed(server: ChildServer, run: () => Promise<LoadFigures>): Promise<CostedFigures> {
-  const server0 = server.cpuSeconds();
-  const machine0 = machineTimes();
-  const own0 = process.cpuUsage();
-  const figures = await run();
-  const own = process.cpuUsage(own0);
-  const server1 = server.cpuSeconds();
-  const machine1 = machineTimes();
-  const perRequestUs = (seconds: number) => (seconds * 1e6) / Math.max(1, figures.total);
-  return {
-    ...figures,
-    serverCpuUs: server0 !== null && server1 !== null ? perRequestUs(server1 - server0) : null,
-    loadCpuUs: perRequestUs((own.user + own.system) / 1e6),
-    machineBusy: machine0 && machine1 ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total) : null,
-  };
-}
-
-async function benchSubmissions(databaseUrl: string, env: Record<string, string>, bodies: { max: string[]; paced: string[]; bursts: string[] }): Promise<SubmitFigures> {
+async function benchSubmissions(databaseUrl: string, env: Record<string, string>, bodies: Bodies, ceiling: Contender): Promise<SubmitFigures> {
   const { wallet, secretKey } = fundWallet(databaseUrl);
   const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', ...env });
   try {
     const { key } = await createApiKey(server.url, wallet, secretKey);
     const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet };
-    const max = await costed(server, () => load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.max, connections: CONNECTIONS, durationS: DURATION_S }));
+    await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.warmUp, connections: CONNECTIONS, durationS: WARM_UP_S });
+    await quietMachine('the maximum rate');
+    const registry: Contender = { server, path: '/v1/proofs', headers, bodies: bodies.max };
+    const turns = await interleaved([ceiling, registry], { rounds: ROUNDS, sliceS: DURATION_S / ROUNDS, connections: CONNECTIONS });
+    await quietMachine('500 req/s');
     const at500 = await pacedLoad({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.paced, connections: CONNECTIONS, durationS: DURATION_S, rate: 500 });
     const at500Bursts = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.bursts, connections: CONNECTIONS, durationS: DURATION_S, rate: 500 });
-    return { max, at500, at500Bursts };
+    return { ceiling: turns.figures[0]!, max: turns.figures[1]!, roundRatios: turns.roundRatios, at500, at500Bursts };
   } finally {
     await server.stop();
   }
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const pct = (a: number, b: number) => `${fmt((100 * a) / b)}%`;
+const pct = (a: number, b: number, digits = 0) => `${fmt((100 * a) / b, digits)}%`;
 
 async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, ${CONNECTIONS} connections`);
@@ -109,37 +105,35 @@ async function main(): Promise<void> {
   const batch = await benchBatchVerify();
 
   const maxCount = Math.ceil(DURATION_S * 8_000);
-  // In created_at order: each server takes them max, paced, bursts, into a fresh database.
-  const bodies = { max: fleetProofBodies(maxCount, 'bench-max'), paced: fleetProofBodies(DURATION_S * 500, 'bench-paced'), bursts: fleetProofBodies(DURATION_S * 520, 'bench-bursts') };
-
-  // The ceiling runs before and after the registry: this machine's speed drifts within a
-  // run, and a ratio against one lucky or unlucky ceiling run says more about the drift.
-  const ceilingRun = async (): Promise<CostedFigures> => {
-    const server = await startChildServer('./servers/ceiling-server.ts');
-    try {
-      return await costed(server, () => load({ url: server.url, path: '/', headers: {}, bodies: bodies.max, reuseBodies: true, connections: CONNECTIONS, durationS: DURATION_S }));
-    } finally {
-      await server.stop();
-    }
+  // In created_at order: each server takes them warm-up, max, paced, bursts, into a fresh database.
+  const bodies: Bodies = {
+    warmUp: fleetProofBodies(WARM_UP_S * 8_000, 'bench-warm-up'),
+    max: fleetProofBodies(maxCount, 'bench-max'),
+    paced: fleetProofBodies(DURATION_S * 500, 'bench-paced'),
+    bursts: fleetProofBodies(DURATION_S * 520, 'bench-bursts'),
   };
-  await quietMachine('the first ceiling run');
-  const ceilingBefore = await ceilingRun();
 
-  const dir = mkdtempSync(join(tmpdir(), 'registry-bench-'));
+  // One ceiling server for the whole run, warmed up like the registry, measured in turns with it.
+  const ceilingServer = await startChildServer('./servers/ceiling-server.ts');
+  const ceiling: Contender = { server: ceilingServer, path: '/', headers: {}, bodies: bodies.max, reuseBodies: true };
   let sqlite: SubmitFigures;
+  let postgres: SubmitFigures;
   try {
-    await quietMachine('the SQLite runs');
-    sqlite = await benchSubmissions(`sqlite:${join(dir, 'registry.sqlite')}`, { DATA_DIR: dir }, bodies);
+    await load({ url: ceilingServer.url, path: '/', headers: {}, bodies: bodies.warmUp, reuseBodies: true, connections: CONNECTIONS, durationS: WARM_UP_S });
+    const dir = mkdtempSync(join(tmpdir(), 'registry-bench-'));
+    try {
+      await quietMachine('the SQLite runs');
+      sqlite = await benchSubmissions(`sqlite:${join(dir, 'registry.sqlite')}`, { DATA_DIR: dir }, bodies, ceiling);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const postgresUrl = await freshPostgresDatabase();
+    await quietMachine('the PostgreSQL runs');
+    postgres = await benchSubmissions(postgresUrl, { JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' }, bodies, ceiling);
+    await dropPostgresDatabase();
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await ceilingServer.stop();
   }
-  const postgresUrl = await freshPostgresDatabase();
-  await quietMachine('the PostgreSQL runs');
-  const postgres = await benchSubmissions(postgresUrl, { JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' }, bodies);
-  await dropPostgresDatabase();
-  await quietMachine('the second ceiling run');
-  const ceilingAfter = await ceilingRun();
-  const ceilingRate = (ceilingBefore.requestsPerSec + ceilingAfter.requestsPerSec) / 2;
 
   const fleetSqlite = await benchFleetOverview('sqlite');
   const fleetPostgres = await benchFleetOverview('postgres');
@@ -152,19 +146,24 @@ async function main(): Promise<void> {
     `| ${name} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} | ${note} | ${cost(f)} |`;
   console.log('\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling | server CPU µs/req | load generator CPU µs/req | machine busy |');
   console.log('| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
-  console.log(row('ceiling: bare node:http, parse + verify (first run)', ceilingBefore, pct(ceilingBefore.requestsPerSec, ceilingRate)));
-  console.log(row('ceiling: the same, after the registry runs', ceilingAfter, pct(ceilingAfter.requestsPerSec, ceilingRate)));
-  console.log(row('registry on SQLite, max rate', sqlite.max, pct(sqlite.max.requestsPerSec, ceilingRate)));
+  const spread = (ratios: readonly number[]) => `${pct(Math.min(...ratios), 1)}–${pct(Math.max(...ratios), 1)}`;
+  console.log(row('ceiling: bare node:http, parse + verify, in turns with SQLite', sqlite.ceiling, '100%'));
+  console.log(row('registry on SQLite, max rate', sqlite.max, pct(sqlite.max.requestsPerSec, sqlite.ceiling.requestsPerSec, 1)));
   console.log(row('registry on SQLite, 500 req/s, one every 2 ms', sqlite.at500));
   console.log(row('registry on SQLite, 500 req/s in bursts (autocannon)', sqlite.at500Bursts));
-  console.log(row('registry on PostgreSQL, max rate', postgres.max, pct(postgres.max.requestsPerSec, ceilingRate)));
+  console.log(row('ceiling: the same, in turns with PostgreSQL', postgres.ceiling, '100%'));
+  console.log(row('registry on PostgreSQL, max rate', postgres.max, pct(postgres.max.requestsPerSec, postgres.ceiling.requestsPerSec, 1)));
   console.log(row('registry on PostgreSQL, 500 req/s, one every 2 ms', postgres.at500));
   console.log(row('registry on PostgreSQL, 500 req/s in bursts (autocannon)', postgres.at500Bursts));
   console.log(
     '\n500 req/s "one every 2 ms" is an open-loop load: each request is due at its time, and its latency runs from then. ' +
       "\"In bursts\" is autocannon's rate: each of the 32 connections sends its 16 requests of the second back to back as the second starts, so the server sees 32 clients at full speed for part of every second.",
   );
-  console.log('\nRatios are against the mean of the two ceiling runs. CPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.');
+  console.log(
+    `\nMaximum rates are measured in turns: ${ROUNDS} rounds of ${fmt(DURATION_S / ROUNDS, 1)} s for the ceiling and ${fmt(DURATION_S / ROUNDS, 1)} s for the registry, each idle while the other runs, ` +
+      `so that both see the same machine (its speed drifts within minutes). Each ratio is against the ceiling's slices of the same rounds; round by round, SQLite got ${spread(sqlite.roundRatios)} of the ceiling, PostgreSQL ${spread(postgres.roundRatios)}.`,
+  );
+  console.log('\nCPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.');
   console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');
   console.log('| --- | ---: | --- |');
   console.log(`| raw node:crypto Ed25519 verify, all cores | ${fmt(batch.rawVerifyPerSec)} | 100% |`);

@@ -1,0 +1,63 @@
+import test from 'ava';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChildServer } from '../../bench/child-server.js';
+import { interleaved } from '../../bench/interleaved.js';
+
+/** An in-process server answering each request after `delayMs`, keeping the bodies it got and when. */
+async function server(delayMs: number) {
+  const received: Array<{ body: string; at: number }> = [];
+  const s = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString(), at: performance.now() });
+      setTimeout(() => res.writeHead(200).end('{}'), delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const child: ChildServer = {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    info: {},
+    pid: undefined,
+    cpuSeconds: () => null,
+    stop: () => new Promise<void>((resolve) => s.close(() => resolve())),
+  };
+  return { child, received };
+}
+
+test('two servers take turns; the second goes on through its bodies, each sent once, and the ratio is round by round', async (t) => {
+  const fast = await server(0);
+  const slow = await server(20);
+  const bodies = Array.from({ length: 5_000 }, (_, i) => JSON.stringify({ n: i }));
+  try {
+    const result = await interleaved(
+      [
+        { server: fast.child, path: '/', headers: {}, bodies: ['{"ceiling":true}'], reuseBodies: true },
+        { server: slow.child, path: '/', headers: {}, bodies },
+      ],
+      { rounds: 2, sliceS: 0.5, connections: 2, settleMaxMs: 0 },
+    );
+    const [first, second] = result.figures;
+    // The slow server: 2 connections, 20 ms each, about 100 a second; each body once, in order, across both slices.
+    t.deepEqual(
+      slow.received.map((r) => r.body),
+      bodies.slice(0, slow.received.length),
+    );
+    // Counted are the answers; a request still in flight as a slice ends (one a connection) is not.
+    t.true(second!.total <= slow.received.length && slow.received.length <= second!.total + 2 * 2, `${second!.total} answers, ${slow.received.length} received`);
+    t.true(first!.total <= fast.received.length && fast.received.length <= first!.total + 2 * 2);
+    t.true(second!.p50Ms >= 20, `p50 ${second!.p50Ms} ms`);
+    t.is(result.roundRatios.length, 2);
+    for (const ratio of result.roundRatios) t.true(ratio > 0 && ratio < 1, `ratio ${ratio}`);
+    t.is(second!.serverCpuUs, null, 'no process to read CPU time from');
+    // In turns: the fast server, then the slow one twice in a row (rounds go A B, B A), then the fast one.
+    const lastSlow = slow.received.at(-1)!.at;
+    const firstSlow = slow.received[0]!.at;
+    t.true(fast.received.some((r) => r.at < firstSlow) && fast.received.some((r) => r.at > lastSlow));
+    t.false(fast.received.some((r) => r.at > firstSlow && r.at < lastSlow), 'the fast server is idle while the slow one runs');
+  } finally {
+    await fast.child.stop();
+    await slow.child.stop();
+  }
+});
