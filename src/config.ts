@@ -32,9 +32,10 @@ export interface Config {
   readonly verifyWorkers: number;
   /**
    * Niceness added to every thread but the event loop (verify workers, the writer thread,
-   * libuv's pool, V8's helpers), Linux only; 0 leaves priorities alone. See thread-priority.ts.
+   * libuv's pool, V8's helpers), Linux only; 0 leaves priorities alone; null (unset): the
+   * default for the machine's cores (helperNiceFor). See thread-priority.ts.
    */
-  readonly helperThreadNice: number;
+  readonly helperThreadNice: number | null;
   /** Proof write transactions on a writer thread with its own connection (SQLite file, PostgreSQL). */
   readonly writerThread: boolean;
   readonly trustProxy: boolean;
@@ -140,7 +141,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxDepth: int('MAX_JSON_DEPTH', 32, 4, 256),
     maxBatch: int('MAX_BATCH', 1_000, 1, 100_000),
     verifyWorkers: int('VERIFY_WORKERS', 0, 0, 64),
-    helperThreadNice: int('HELPER_THREAD_NICE', 10, 0, 19),
+    helperThreadNice: opt('HELPER_THREAD_NICE') === null ? null : int('HELPER_THREAD_NICE', 0, 0, 19),
     writerThread: bool('WRITER_THREAD', true),
     trustProxy: trust === 'true' || trust === '1',
     dataDir: str('DATA_DIR', './data'),

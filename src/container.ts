@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { availableParallelism } from 'node:os';
 import { Container } from 'inversify';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
@@ -27,7 +28,7 @@ import { openDatabase, type Database } from './adapters/sql/database.js';
 import { migrateLatest } from './adapters/sql/migrate.js';
 import { listen } from './adapters/http/http-server.js';
 import { WorkerPoolBatchVerifier } from './adapters/workers/worker-pool-batch-verifier.js';
-import { lowerHelperThreads } from './adapters/workers/thread-priority.js';
+import { helperNiceFor, lowerHelperThreads } from './adapters/workers/thread-priority.js';
 import { KnexProofStore } from './adapters/sql/knex-proof-store.js';
 import type { RowWriter } from './adapters/sql/proof-batch-writer.js';
 import { WorkerRowWriter } from './adapters/sql/worker-row-writer.js';
@@ -227,15 +228,16 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     const applied = await migrateLatest(database).catch(naming('DATABASE_URL'));
     if (applied.length) options.logger.info({ migrations: applied }, 'database migrated');
     const limits = { maxDepth: config.maxDepth, maxEvents: config.maxEvents, maxBatch: config.maxBatch };
+    const helperNice = helperNiceFor(config.helperThreadNice, availableParallelism());
     const batchVerifier =
       options.batchVerifier ??
       (await WorkerPoolBatchVerifier.create({
         ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}),
         protocol: { limits },
-        niceIncrement: config.helperThreadNice,
+        niceIncrement: helperNice,
       }));
     if (batchVerifier !== options.batchVerifier && batchVerifier.close) opened.push(() => batchVerifier.close!());
-    const proofRows = await startRowWriter(config, database, options.logger);
+    const proofRows = await startRowWriter(config, database, options.logger, helperNice);
     if (proofRows) opened.push(() => proofRows.close());
     const clock = options.overrides?.clock ?? new SystemClock();
     const metrics = options.overrides?.metrics ?? new HttpMetrics();
@@ -257,8 +259,8 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       overrides: { ...options.overrides, clock, metrics },
     });
     // Every thread that exists by now (libuv's pool, V8's helpers, the workers) below the event loop.
-    const lowered = lowerHelperThreads(config.helperThreadNice);
-    if (lowered > 0) options.logger.info({ threads: lowered, niceness: `+${config.helperThreadNice}` }, 'helper threads run below the event loop');
+    const lowered = lowerHelperThreads(helperNice);
+    if (lowered > 0) options.logger.info({ threads: lowered, niceness: `+${helperNice}` }, 'helper threads run below the event loop');
     const server = await listen(container.get<Koa>(TOKENS.HttpApp), config.port, config.host).catch(naming('HOST and PORT'));
     return {
       url: server.url,
@@ -279,9 +281,9 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
  * The proof writer thread (WRITER_THREAD, on by default) for databases a second connection can
  * reach: an SQLite file or PostgreSQL. `sqlite::memory:` lives in this connection only.
  */
-async function startRowWriter(config: Config, database: Database, logger: Logger): Promise<WorkerRowWriter | null> {
+async function startRowWriter(config: Config, database: Database, logger: Logger, niceIncrement: number): Promise<WorkerRowWriter | null> {
   return config.writerThread ? WorkerRowWriter.forDatabase(database, {
         onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver'),
-        niceIncrement: config.helperThreadNice,
+        niceIncrement,
       }) : null;
 }

@@ -27,8 +27,9 @@ test('ACCESS_TOKEN_MINT must be a base58 Solana address', (t) => {
   t.is(loadConfig({ ACCESS_TOKEN_MINT: 'So11111111111111111111111111111111111111112' }).accessTokenMint, 'So11111111111111111111111111111111111111112');
 });
 
-test('HELPER_THREAD_NICE: 10 by default, 0 to 19, anything else named', (t) => {
-  t.is(loadConfig({}).helperThreadNice, 10);
+test('HELPER_THREAD_NICE: unset leaves it to the machine, else 0 to 19, anything else named', (t) => {
+  t.is(loadConfig({}).helperThreadNice, null);
+  t.is(loadConfig({ HELPER_THREAD_NICE: '' }).helperThreadNice, null);
   t.is(loadConfig({ HELPER_THREAD_NICE: '0' }).helperThreadNice, 0);
   t.is(loadConfig({ HELPER_THREAD_NICE: '19' }).helperThreadNice, 19);
   for (const bad of ['20', '-1', 'low']) {

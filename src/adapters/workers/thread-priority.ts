@@ -22,6 +22,19 @@ import { isMainThread } from 'node:worker_threads';
 /** The highest niceness Linux gives (lowest priority). */
 export const NICEST = 19;
 
+/** The helpers' niceness increment where none is configured. */
+export const DEFAULT_HELPER_NICE = 10;
+
+/**
+ * The increment to use: the configured one, or by default DEFAULT_HELPER_NICE with two cores
+ * or more and 0 with one. On a single core the event loop and its helpers share that core:
+ * under a load beyond the machine's capacity the event loop would be busy all the time taking
+ * in requests, and helpers far below it would get too little of the core to finish any.
+ */
+export function helperNiceFor(configured: number | null, cores: number): number {
+  return configured ?? (cores >= 2 ? DEFAULT_HELPER_NICE : 0);
+}
+
 /** The kernel's id of the calling thread (its /proc/thread-self), or null where there is none. */
 export function currentThreadId(): number | null {
   try {

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import test from 'ava';
 import { spawnWorker } from '../../../src/adapters/workers/spawn-worker.js';
-import { currentThreadId, lowerHelperThreads, lowerThreadPriority, NICEST } from '../../../src/adapters/workers/thread-priority.js';
+import { currentThreadId, DEFAULT_HELPER_NICE, helperNiceFor, lowerHelperThreads, lowerThreadPriority, NICEST } from '../../../src/adapters/workers/thread-priority.js';
 
 // Priorities are per thread on Linux only (CI runs there); elsewhere the functions do nothing.
 // Serial: lowerHelperThreads (last) lowers every thread of this process, the others' workers too.
@@ -24,6 +24,14 @@ async function runningWorker(): Promise<{ worker: Worker; id: number }> {
   const [report] = (await once(worker, 'message')) as [{ id: number }];
   return { worker, id: report.id };
 }
+
+test('by default helpers go DEFAULT_HELPER_NICE below the event loop with two cores or more, not at all on one; a configured increment stands', (t) => {
+  t.is(helperNiceFor(null, 1), 0);
+  t.is(helperNiceFor(null, 2), DEFAULT_HELPER_NICE);
+  t.is(helperNiceFor(null, 64), DEFAULT_HELPER_NICE);
+  t.is(helperNiceFor(7, 1), 7);
+  t.is(helperNiceFor(0, 8), 0);
+});
 
 (linux ? test.serial : test.skip)('the main thread is its own id; a worker has another', async (t) => {
   t.is(currentThreadId(), process.pid);
