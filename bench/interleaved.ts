@@ -1,15 +1,9 @@
 import { machineTimes, settle, type ChildServer } from './child-server.js';
-import { load, type LoadFigures } from './http-load.js';
+import { load, type LoadFigures, type LoadOptions } from './http-load.js';
 
-/** A server under load, with what to send it. */
-export interface Contender {
+/** A server under load, with what to send it: its bodies go on from slice to slice. */
+export interface Contender extends Pick<LoadOptions, 'path' | 'headers' | 'bodies' | 'reuseBodies'> {
   readonly server: ChildServer;
-  readonly path: string;
-  readonly headers: Record<string, string>;
-  /** Sent in order, each once, across all of this contender's slices (unless reuseBodies). */
-  readonly bodies: readonly string[];
-  /** The server keeps nothing (the ceiling), so bodies may be sent again once all have gone. */
-  readonly reuseBodies?: boolean;
 }
 
 /** A load's figures with what it cost: CPU per request of the server process and of the load generator, and how busy the machine was. */

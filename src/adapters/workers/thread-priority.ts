@@ -53,9 +53,17 @@ export function currentThreadId(): number | null {
 export function lowerThreadPriority(threadId: number, increment: number): boolean {
   if (!Number.isInteger(increment) || increment < 0) throw new RangeError(`a niceness increment is an integer ≥ 0 (got ${increment})`);
   try {
-    const current = getPriority(threadId);
-    const target = Math.min(NICEST, current + increment);
-    if (target > current) setPriority(threadId, target);
+    return lowerTo(threadId, getPriority(threadId) + increment);
+  } catch {
+    return false;
+  }
+}
+
+/** Sets a thread's niceness to `target` (at most NICEST) unless it is that nice already; false where that cannot be done. */
+function lowerTo(threadId: number, target: number): boolean {
+  try {
+    const niceness = Math.min(NICEST, target);
+    if (getPriority(threadId) < niceness) setPriority(threadId, niceness);
     return true;
   } catch {
     return false;
@@ -88,16 +96,6 @@ export function lowerHelperThreads(increment: number): number {
   } catch {
     return 0;
   }
-  let lowered = 0;
-  for (const id of threads) {
-    if (id === self) continue;
-    try {
-      const target = Math.min(NICEST, base + increment);
-      if (getPriority(id) < target) setPriority(id, target);
-      lowered++;
-    } catch {
-      // The thread ended meanwhile, or the system refuses: it keeps its priority.
-    }
-  }
-  return lowered;
+  // A thread that ended meanwhile, or that the system refuses to lower, keeps its priority.
+  return threads.filter((id) => id !== self && lowerTo(id, base + increment)).length;
 }
