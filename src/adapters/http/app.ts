@@ -34,9 +34,10 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
   const router = new Router();
-  const parsers = new Map<number, Koa.Middleware>();
-  const parserFor = (limit: number) => {
-    let parser = parsers.get(limit);
+  const parsers = new Map<string, Koa.Middleware>();
+  const parserFor = (limit: number, includeUnparsed: boolean) => {
+    const key = `${limit} ${includeUnparsed}`;
+    let parser = parsers.get(key);
     if (!parser) {
       // Not strict: any JSON value is parsed, so a well-formed body of the wrong kind (null,
       // a string, a number) is a 422 naming its kind, not a 400.
@@ -45,13 +46,14 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         jsonStrict: false,
         jsonTypes: JSON_TYPES,
         jsonLimit: limit,
+        includeUnparsed,
         multipart: false,
         urlencoded: false,
         text: false,
         parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
         onError: acceptProtoMembers,
       });
-      parsers.set(limit, parser);
+      parsers.set(key, parser);
     }
     return parser;
   };
@@ -96,7 +98,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         await next();
       });
     }
-    if (spec.body) stack.push(requireJson, parserFor(spec.bodyLimitBytes ?? options.bodyLimitBytes));
+    if (spec.body) stack.push(requireJson, parserFor(spec.bodyLimitBytes ?? options.bodyLimitBytes, spec.rawBody === true));
     stack.push(async (ctx) => {
       const principal = (ctx.state.principal as Principal | undefined) ?? null;
       const reply = await spec.handle({
@@ -104,6 +106,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         params: spec.params ? decodeOr422(spec.params, ctx.params, 'path') : ctx.params,
         query: spec.query ? decodeOr422(spec.query, singleValuedQuery(ctx.query), 'query') : {},
         body: spec.body ? decodeOr422(spec.body, bodyOf(ctx), 'body') : undefined,
+        ...(spec.rawBody ? { rawBody: rawBodyOf(ctx) } : {}),
         ctx,
       });
       ctx.status = reply.status;
@@ -167,6 +170,12 @@ function bodyOf(ctx: Context): unknown {
   const body: unknown = ctx.request.body;
   if (body === '') throw new HttpError(400, 'malformed JSON body: the body is empty (send a JSON object)', { code: 'malformed_json' });
   return body === undefined ? {} : body;
+}
+
+/** The text koa-body parsed (`includeUnparsed`); absent when it parsed none, or a body was re-parsed (acceptProtoMembers). */
+function rawBodyOf(ctx: Context): string | undefined {
+  const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
+  return typeof raw === 'string' ? raw : undefined;
 }
 
 /**

@@ -28,10 +28,10 @@ export class MeasuredProofChecker implements ProofChecker {
     private readonly metrics: HttpMetrics,
   ) {}
 
-  async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
+  async check(raw: unknown, json?: string): Promise<E.Either<ProofFailure, VerifiedProof>> {
     const started = process.hrtime.bigint();
     try {
-      return await this.inner.check(raw);
+      return await this.inner.check(raw, json);
     } finally {
       this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     }

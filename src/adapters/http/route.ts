@@ -17,6 +17,8 @@ export interface RouteRequest<P, Q, B> {
   readonly body: B;
   /** Null only on `auth: 'none'` routes. */
   readonly principal: Principal | null;
+  /** The body's text as received (decompressed and decoded), on routes that ask for it (`rawBody`). */
+  readonly rawBody?: string;
   readonly ctx: Context;
 }
 
@@ -49,6 +51,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * so malformed requests count too (sign-in). Authenticated routes are limited per credential.
    */
   readonly ipRateLimit?: 'sign_in';
+  /** The handler also gets the body's text (`RouteRequest.rawBody`), besides the parsed body. */
+  readonly rawBody?: boolean;
   /** Largest accepted body; defaults to the app's single-request limit. */
   readonly bodyLimitBytes?: number;
   readonly responses: Readonly<Record<number, ResponseSpec>>;

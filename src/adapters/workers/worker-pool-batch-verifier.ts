@@ -184,12 +184,13 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
    * MAX_SINGLES_PER_CHUNK per message: under load a message carries several, and each message
    * costs the event loop about as much as verifying a proof. They go before queued batch
    * chunks, so a large batch verification does not hold up submissions. The envelope that is
-   * stored is the caller's own object; the worker checks its JSON form, which is the same
-   * value for a parsed body, except for a number too large for a double (see `post`).
+   * stored is the caller's own object. The worker checks a JSON text of it: the caller's own
+   * (`given`, which parses to exactly `raw`), or else JSON.stringify's, which is the same value
+   * for a parsed body except for a number too large for a double (see `jsonForWorker`).
    */
-  async check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>> {
+  async check(raw: unknown, given?: string): Promise<E.Either<ProofFailure, VerifiedProof>> {
     const pooled = isPlainObject(raw) && this.slots.size > 0 && !this.closed;
-    const json = pooled && this.options.transport === 'json' ? jsonForWorker(raw) : undefined;
+    const json = pooled && this.options.transport === 'json' ? (given ?? jsonForWorker(raw)) : undefined;
     const [outcome, envelopeJson] =
       !pooled || json === null
         ? [checkSafely(this.inline, raw), undefined]
@@ -199,7 +200,7 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
             this.singles.push({ raw, json, resolve: (o, text) => resolve([o, text]) });
           });
     if (!outcome.ok) return E.left(outcome.failure);
-    // The text the worker checked is JSON.stringify(raw): kept, it is what gets stored.
+    // The text the worker checked parses to exactly `raw`: kept, it is what gets stored.
     const verified = { proofId: outcome.proofId, envelope: raw as ProofEnvelope, createdAtMs: outcome.createdAtMs };
     return E.right(envelopeJson === undefined ? verified : { ...verified, envelopeJson });
   }

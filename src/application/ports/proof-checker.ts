@@ -7,5 +7,9 @@ import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
  * a worker thread so that the event loop serving requests stays free.
  */
 export interface ProofChecker {
-  check(raw: unknown): Promise<E.Either<ProofFailure, VerifiedProof>>;
+  /**
+   * `json`, when given, is a JSON text that parses to exactly `raw` (the submitter's own): a
+   * checker on another thread sends it as it is instead of serializing `raw` again.
+   */
+  check(raw: unknown, json?: string): Promise<E.Either<ProofFailure, VerifiedProof>>;
 }

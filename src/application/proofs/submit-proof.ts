@@ -8,6 +8,11 @@ import type { ProofStore } from '../ports/proof-store.js';
 export interface SubmitProofInput {
   readonly wallet: string;
   readonly envelope: unknown;
+  /**
+   * The JSON text `envelope` was parsed from, when the caller has it exactly (it parses to
+   * exactly `envelope`): checked and stored as the submitter sent it, not serialized again.
+   */
+  readonly envelopeJson?: string;
 }
 
 export interface SubmitProofResult {
@@ -28,9 +33,10 @@ export class SubmitProof {
   ) {}
 
   async execute(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
-    const verified = await this.checker.check(input.envelope);
+    const verified = await this.checker.check(input.envelope, input.envelopeJson);
     if (E.isLeft(verified)) return verified;
-    const record = toProofRecord(verified.right, input.wallet, this.clock.nowMs());
+    const checked = input.envelopeJson === undefined ? verified.right : { ...verified.right, envelopeJson: input.envelopeJson };
+    const record = toProofRecord(checked, input.wallet, this.clock.nowMs());
     const unstorable = unstorableProof(record);
     if (unstorable) return E.left(unstorable);
     const added = await this.store.add(record);

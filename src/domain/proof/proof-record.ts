@@ -21,7 +21,10 @@ export interface ProofRecord {
   /** Lower-cased task/robot/run ids and meta values, one per line, for `text` search. */
   readonly searchText: string;
   readonly envelope: ProofEnvelope;
-  /** `JSON.stringify(envelope)` when it is already known (see VerifiedProof); never anything else. */
+  /**
+   * A JSON text that parses to exactly `envelope`, when one is already known (see
+   * VerifiedProof): the submitter's own text, or `JSON.stringify(envelope)`; never anything else.
+   */
   readonly envelopeJson?: string;
 }
 

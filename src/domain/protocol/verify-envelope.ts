@@ -18,8 +18,9 @@ export interface VerifiedProof {
   readonly envelope: ProofEnvelope;
   readonly createdAtMs: number;
   /**
-   * `JSON.stringify(envelope)`, when the checker already had it (a worker pool sends
-   * envelopes as JSON text): the text that is stored, so it is not serialized twice.
+   * A JSON text that parses to exactly `envelope`, when the checker already had one (a worker
+   * pool sends envelopes as JSON text: the submitter's own, or JSON.stringify's): the text that
+   * is stored, so it is not serialized twice.
    */
   readonly envelopeJson?: string;
 }

@@ -231,3 +231,18 @@ test.serial('a submission checked by a worker carries the JSON text it was sent 
     t.true(outcome.right.envelope === envelopes[i], "the stored envelope is the caller's own object");
   });
 });
+
+test.serial('a submission given with its own JSON text is checked and carried as that text', async (t) => {
+  const envelopes = large.slice(0, 12).filter((_, i) => i % 7 !== 3);
+  const texts = envelopes.map((raw) => JSON.stringify(raw, null, 1));
+  const outcomes = await Promise.all(envelopes.map((raw, i) => shared.check(raw, texts[i])));
+  outcomes.forEach((outcome, i) => {
+    if (outcome._tag !== 'Right') return t.fail(`envelope ${i} did not verify`);
+    t.is(outcome.right.envelopeJson, texts[i], 'the caller’s text, not JSON.stringify’s');
+    t.is(outcome.right.proofId, (protocol.check(envelopes[i]) as { right: { proofId: string } }).right.proofId);
+  });
+  // The worker checks the text, so a text that is not the envelope's answers for the text:
+  // the caller's promise (the text parses to exactly `raw`) is what makes them agree.
+  const other = await shared.check(large[0], JSON.stringify({ payload: 'not an envelope' }));
+  t.is(other._tag, 'Left');
+});

@@ -15,6 +15,7 @@ import { ErrorBody } from '../codecs/common.codecs.js';
 import * as c from '../codecs/proof.codecs.js';
 import { HttpError } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
+import { memberTextReader } from '../member-text.js';
 import { route, type AnyRoute } from '../route.js';
 
 export interface ProofRouteDeps {
@@ -43,6 +44,7 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'A dependency is down; see Retry-After.',
 };
 const AUTHED = [401, 403, 429, 503];
+const envelopeText = memberTextReader('envelope');
 
 export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
   return [
@@ -52,12 +54,16 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       operationId: 'submitProof',
       tag: 'proofs',
       summary: 'Submit a proof',
-      description: 'Verifies the envelope (PROTOCOL.md order) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched.',
+      description: 'Verifies the envelope (PROTOCOL.md order) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched. When the body is just {"envelope": …} (no other member, no \\u escape), the envelope is stored as the exact text sent; otherwise as the parsed value, serialized.',
       auth: 'api_key',
       body: c.SubmitBody,
+      rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => {
-        const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope });
+      handle: async ({ body, principal, rawBody, ctx }) => {
+        // The envelope's own text, when the body is just `{"envelope": …}`: the event loop need
+        // not serialize it again for the verify worker, and it is stored as it was sent.
+        const envelopeJson = envelopeText(rawBody, ctx.request.body);
+        const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
         if (E.isLeft(result)) {
           d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
           throw result.left._tag === 'UnstorableProof' ? unstorable(result.left) : invalidProof(result.left);
