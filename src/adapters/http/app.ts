@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
@@ -98,7 +99,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         await next();
       });
     }
-    if (spec.body) stack.push(requireJson, parserFor(spec.bodyLimitBytes ?? options.bodyLimitBytes, spec.rawBody === true));
+    if (spec.body) {
+      const limit = spec.bodyLimitBytes ?? options.bodyLimitBytes;
+      stack.push(requireJson, utf8Only(parserFor(limit, spec.rawBody === true), limit));
+    }
     stack.push(async (ctx) => {
       const principal = (ctx.state.principal as Principal | undefined) ?? null;
       const reply = await spec.handle({
@@ -190,6 +194,55 @@ function acceptProtoMembers(error: Error, ctx: Context): void {
   const text = (error as Error & { body?: unknown }).body;
   if (typeof text !== 'string' || !/forbidden prototype property/.test(error.message)) throw error;
   ctx.request.body = JSON.parse(text) as typeof ctx.request.body;
+}
+
+/**
+ * JSON exchanged between systems must be UTF-8 (RFC 8259, section 8.1), and koa-body decodes
+ * a body as UTF-8 whatever it holds, turning each invalid sequence into U+FFFD: a body with
+ * one would be read as a different text from the one sent (a signed envelope then fails its
+ * hash check for no visible reason; an unsigned member is stored altered). So the bytes are
+ * watched as the parser reads them, and a body that is not UTF-8 is 400, before any route
+ * sees it. Watching is a second 'data' listener on the request, added in the same turn as the
+ * parser's own (nothing is awaited between), so both see every chunk; `buffer.isUtf8`
+ * checks the whole body at once, a sequence split between chunks included. A compressed body
+ * (Content-Encoding) is inflated inside the parser, out of reach: it is not checked.
+ */
+function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
+  return async (ctx, next) => {
+    const encoding = ctx.get('content-encoding').trim().toLowerCase();
+    const watched = encoding === '' || encoding === 'identity' ? watchBytes(ctx.req, limitBytes) : null;
+    let bytes: Buffer | null | undefined;
+    try {
+      await parser(ctx, async () => undefined);
+    } finally {
+      bytes = watched?.();
+    }
+    if (bytes && !isUtf8(bytes)) {
+      throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });
+    }
+    await next();
+  };
+}
+
+/** The bytes `stream` delivers from now on, up to `limitBytes` (null past it: the parser refuses those). */
+function watchBytes(stream: NodeJS.ReadableStream, limitBytes: number): () => Buffer | null {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limitBytes) {
+      over = true;
+      chunks.length = 0;
+      stream.off('data', onData);
+    } else chunks.push(chunk);
+  };
+  stream.on('data', onData);
+  return () => {
+    stream.off('data', onData);
+    if (over) return null;
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  };
 }
 
 /**

@@ -1,0 +1,75 @@
+import test from 'ava';
+import { request } from 'node:http';
+import { anEnvelope, WALLET_A } from '../../support/mothers.js';
+import { startTestRegistry, type TestRegistry } from '../../support/registry.js';
+import { authHeaders } from '../../support/test-authenticator.js';
+
+let registry: TestRegistry;
+test.before(async () => {
+  registry = await startTestRegistry();
+});
+test.after.always(async () => registry?.close());
+
+/** POSTs `parts` as the body, one write each with a pause between, so the server reads them as separate chunks. */
+function post(path: string, parts: readonly Buffer[]): Promise<{ status: number; body: { detail?: string; code?: string; proof_id?: string } }> {
+  const { hostname, port } = new URL(registry.url);
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { hostname, port, path, method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': length } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as never }));
+      },
+    );
+    req.on('error', reject);
+    void (async () => {
+      for (const part of parts) {
+        req.write(part);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      req.end();
+    })();
+  });
+}
+
+/** The body `{"envelope": …}` with `extra` (raw bytes) as the value of an unsigned top-level member of the envelope. */
+function withUnsignedBytes(taskId: string, extra: Buffer): Buffer {
+  const text = JSON.stringify({ envelope: { ...anEnvelope({ taskId }), note: 'MARK' } });
+  const [before, after] = text.split('MARK') as [string, string];
+  return Buffer.concat([Buffer.from(before), extra, Buffer.from(after)]);
+}
+
+test('a body that is not valid UTF-8 is 400 and stores nothing', async (t) => {
+  for (const [name, bytes] of [
+    ['a lone continuation byte', Buffer.from([0x80])],
+    ['a truncated sequence', Buffer.from([0xe2, 0x82])],
+    ['an overlong encoding', Buffer.from([0xc0, 0xaf])],
+    ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+    ['Latin-1', Buffer.from('café', 'latin1')],
+  ] as const) {
+    const res = await post('/v1/proofs', [withUnsignedBytes(`not-utf8-${name}`, bytes)]);
+    t.is(res.status, 400, name);
+    t.is(res.body.code, 'malformed_json', name);
+    t.regex(res.body.detail ?? '', /not valid UTF-8/, name);
+    const listed = await registry.call(WALLET_A, 'GET', `/v1/proofs?task_id=${encodeURIComponent(`not-utf8-${name}`)}`);
+    t.deepEqual(listed.body.items, [], name);
+  }
+});
+
+test('valid UTF-8 is read as sent, a character split between two chunks and U+FFFD itself included', async (t) => {
+  const body = withUnsignedBytes('utf8-split', Buffer.from('€ and \uFFFD', 'utf8'));
+  const at = body.indexOf(Buffer.from('€')) + 1; // inside the three bytes of €
+  const res = await post('/v1/proofs', [body.subarray(0, at), body.subarray(at)]);
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const got = await registry.call(WALLET_A, 'GET', `/v1/proofs/${res.body.proof_id}`);
+  t.is(got.body.envelope.note, '€ and \uFFFD');
+});
+
+test('the check covers every JSON route, not only submissions', async (t) => {
+  const res = await post('/v1/verify', [withUnsignedBytes('verify-not-utf8', Buffer.from([0xff]))]);
+  t.is(res.status, 400);
+  t.is(res.body.code, 'malformed_json');
+});
