@@ -33,7 +33,7 @@ export interface FleetRouteDeps {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON or query string.',
+  400: 'Malformed JSON (a body that is not valid UTF-8 included) or query string.',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
   403: 'Wallet mismatch or token balance below the minimum.',
   404: 'No such device or group for this wallet (another wallet\'s are never revealed).',

@@ -23,7 +23,7 @@ export interface IdentityRouteDeps {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON.',
+  400: 'Malformed JSON (a body that is not valid UTF-8 included).',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address; for sign-in: an unknown, altered, expired or used challenge, or a bad signature.',
   403: 'Wallet mismatch, or token balance below the minimum (detail states both amounts).',
   404: 'No such key for this wallet.',
