@@ -385,3 +385,20 @@ test('real identity responses match the schemas the OpenAPI document gives them'
   const unknownKey = await app.call('DELETE', '/v1/keys/none-such', { credential: token, wallet: alice.address });
   t.is(check('/v1/keys/{key_id}', 'DELETE', unknownKey.status, unknownKey.body), null);
 });
+
+test('a wallet holds at most 100 API keys: the 101st is 409 until one is deleted', async (t) => {
+  const app = await fresh(t);
+  const alice = await funded(app);
+  const token = await app.signIn(alice);
+  const create = (name: string) => app.call('POST', '/v1/keys', { credential: token, wallet: alice.address, body: { name } });
+  const made = [];
+  for (let i = 0; i < 100; i++) made.push(await create(`key ${i}`));
+  t.true(made.every((r) => r.status === 201));
+  const over = await create('key 100');
+  t.is(over.status, 409);
+  t.is(over.body.code, 'too_many_keys');
+  t.regex(over.body.detail, /at most 100 API keys/);
+  t.is((await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address })).body.items.length, 100);
+  t.is((await app.call('DELETE', `/v1/keys/${made[0]!.body.key_id}`, { credential: token, wallet: alice.address })).status, 204);
+  t.is((await create('key 100')).status, 201);
+});

@@ -27,6 +27,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address; for sign-in: an unknown, altered, expired or used challenge, or a bad signature.',
   403: 'Wallet mismatch, or token balance below the minimum (detail states both amounts).',
   404: 'No such key for this wallet.',
+  409: 'The wallet already has as many API keys as it may (100): delete one first.',
   413: 'Body over the size limit.',
   415: 'Body is not JSON.',
   422: 'Validation failed; detail names the member.',
@@ -86,13 +87,13 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       description: 'The key is in this response only; the service keeps its SHA-256. Keys look like pr_live_… and carry a checksum.',
       auth: 'jwt',
       body: c.CreateKeyBody,
-      responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 415, 422, ...AUTHED) },
+      responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 409, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
         const result = await d.createKey.execute({ wallet: principal!.wallet, name: body.name });
         if (E.isLeft(result)) {
           const e = result.left;
           throw e._tag === 'TooManyKeys'
-            ? new HttpError(422, `a wallet can have at most ${e.max} API keys; delete one first`, { code: 'too_many_keys' })
+            ? new HttpError(409, `a wallet can have at most ${e.max} API keys; delete one first`, { code: 'too_many_keys' })
             : new HttpError(422, describeInvalidText(e), { code: 'validation_error', path: e.field });
         }
         const { record, key } = result.right;
