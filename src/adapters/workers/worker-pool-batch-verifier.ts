@@ -35,6 +35,13 @@ export interface WorkerPoolOptions {
   readonly workerScript?: URL;
   /** How far below the event loop's priority the workers run (see thread-priority.ts); default 0. */
   readonly niceIncrement?: number;
+  /**
+   * Workers that check submissions: default all but one (at least one). Batches use them all.
+   * The event loop, which hands each submission over and answers it, needs a core of its own
+   * under load; with fewer workers taking submissions, each message carries more of them and
+   * fewer threads are woken per submission.
+   */
+  readonly submissionWorkers?: number;
 }
 
 type Job = SignatureJob | CheckJob;
@@ -60,7 +67,7 @@ interface CheckJob {
 
 interface Single {
   readonly raw: unknown;
-  /** JSON.stringify(raw), with the JSON transport. */
+  /** A JSON text of raw (the caller's own, or JSON.stringify's), with the JSON transport. */
   readonly json: string | undefined;
   readonly resolve: (outcome: CheckOutcome, envelopeJson: string | undefined) => void;
 }
@@ -69,6 +76,8 @@ interface Slot {
   readonly worker: Worker;
   ready: boolean;
   readonly inFlight: Map<number, Job>;
+  /** Messages posted to it, for stats. */
+  posted: number;
 }
 
 /** Two chunks in flight per worker: it starts the next while the main thread reads its answer. */
@@ -119,8 +128,12 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       workerScript: options.workerScript ?? siblingScript(import.meta.url, 'verify-worker'),
       niceIncrement: options.niceIncrement ?? 0,
     };
+    const submissionWorkers = options.submissionWorkers ?? Math.max(1, resolved.size - 1);
     if (!Number.isInteger(resolved.size) || resolved.size < 1) throw new RangeError(`pool size must be ≥ 1 (got ${resolved.size})`);
-    const pool = new WorkerPoolBatchVerifier(await createProofProtocol(resolved.protocol), resolved);
+    if (!Number.isInteger(submissionWorkers) || submissionWorkers < 1 || submissionWorkers > resolved.size) {
+      throw new RangeError(`submission workers must be 1 to the pool size ${resolved.size} (got ${submissionWorkers})`);
+    }
+    const pool = new WorkerPoolBatchVerifier(await createProofProtocol(resolved.protocol), { ...resolved, submissionWorkers });
     try {
       await Promise.all(Array.from({ length: resolved.size }, () => pool.spawn()));
     } catch (error) {
@@ -231,14 +244,14 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
   }
 
   /** For metrics and tests. */
-  get stats(): { readonly workers: number; readonly restarts: number; readonly chunksInline: number } {
-    return { workers: this.slots.size, restarts: this.restarts, chunksInline: this.chunksInline };
+  get stats(): { readonly workers: number; readonly restarts: number; readonly chunksInline: number; readonly messagesPerWorker: readonly number[] } {
+    return { workers: this.slots.size, restarts: this.restarts, chunksInline: this.chunksInline, messagesPerWorker: [...this.slots].map((slot) => slot.posted) };
   }
 
   /** Starts one worker; resolves once it is ready, rejects if it exits before. */
   private spawn(): Promise<void> {
     const config: VerifyWorkerConfig = { protocol: this.options.protocol };
-    const slot: Slot = { worker: spawnWorker(this.options.workerScript, config, { niceIncrement: this.options.niceIncrement }), ready: false, inFlight: new Map() };
+    const slot: Slot = { worker: spawnWorker(this.options.workerScript, config, { niceIncrement: this.options.niceIncrement }), ready: false, inFlight: new Map(), posted: 0 };
     this.slots.add(slot);
     return new Promise((resolve, reject) => {
       slot.worker.on('message', (reply: WorkerReply) => {
@@ -278,7 +291,8 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
 
   /**
    * Hands work to ready workers, round-robin, PIPELINE_DEPTH messages each at most: waiting
-   * submissions first, spread over the room there is, then queued batch chunks.
+   * submissions first, spread over the room the submission workers have (the first
+   * `submissionWorkers` ready ones), then queued batch chunks, to any worker.
    */
   private pump(): void {
     if (this.slots.size === 0) {
@@ -287,15 +301,16 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       return;
     }
     const ready = [...this.slots].filter((slot) => slot.ready);
-    const room = ready.reduce((sum, slot) => sum + Math.max(0, PIPELINE_DEPTH - slot.inFlight.size), 0);
+    const forSubmissions = new Set(ready.slice(0, this.options.submissionWorkers));
+    const room = [...forSubmissions].reduce((sum, slot) => sum + Math.max(0, PIPELINE_DEPTH - slot.inFlight.size), 0);
     const singlesPerMessage = Math.min(MAX_SINGLES_PER_CHUNK, Math.ceil(this.singles.length / Math.max(1, room)));
     let posted = true;
     while (posted && (this.singles.length > 0 || this.queue.length > 0)) {
       posted = false;
       for (const slot of ready) {
         if (slot.inFlight.size >= PIPELINE_DEPTH) continue;
-        const job = this.singles.length > 0 ? this.takeSingles(singlesPerMessage) : this.queue.shift();
-        if (job === undefined) break;
+        const job = this.singles.length > 0 && forSubmissions.has(slot) ? this.takeSingles(singlesPerMessage) : this.queue.shift();
+        if (job === undefined) continue;
         this.post(slot, job);
         posted = true;
       }
@@ -324,6 +339,7 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       this.runInline(job);
       return;
     }
+    slot.posted++;
     slot.inFlight.set(job.id, job);
   }
 

@@ -246,3 +246,34 @@ test.serial('a submission given with its own JSON text is checked and carried as
   const other = await shared.check(large[0], JSON.stringify({ payload: 'not an envelope' }));
   t.is(other._tag, 'Left');
 });
+
+test('submissions go to all workers but one, batches to any', async (t) => {
+  const pool = await WorkerPoolBatchVerifier.create({ size: 3 });
+  try {
+    const outcomes = await Promise.all(large.slice(0, 200).map((raw) => pool.check(raw)));
+    t.deepEqual(
+      outcomes.map((o) => o._tag),
+      large.slice(0, 200).map((raw) => protocol.check(raw)._tag),
+    );
+    const afterChecks = pool.stats.messagesPerWorker;
+    t.true(afterChecks[0]! > 0 && afterChecks[1]! > 0, `the first two workers took submissions: ${afterChecks.join(', ')}`);
+    t.is(afterChecks[2], 0, 'the third took none');
+    // With the submission workers kept busy, a batch's chunks go to the third.
+    await Promise.all([...large.map((raw) => pool.check(raw)), pool.verifyMany(large)]);
+    t.true(pool.stats.messagesPerWorker[2]! > 0, `a batch reaches the third as well: ${pool.stats.messagesPerWorker.join(', ')}`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('the number of submission workers can be set, from one to the pool size', async (t) => {
+  const all = await WorkerPoolBatchVerifier.create({ size: 2, submissionWorkers: 2 });
+  try {
+    await Promise.all(large.slice(0, 200).map((raw) => all.check(raw)));
+    t.true(all.stats.messagesPerWorker.every((n) => n > 0), all.stats.messagesPerWorker.join(', '));
+  } finally {
+    await all.close();
+  }
+  await t.throwsAsync(WorkerPoolBatchVerifier.create({ size: 2, submissionWorkers: 3 }), { message: /submission workers must be 1 to the pool size 2/ });
+  await t.throwsAsync(WorkerPoolBatchVerifier.create({ size: 2, submissionWorkers: 0 }), { message: /submission workers/ });
+});
