@@ -301,15 +301,15 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
       return;
     }
     const ready = [...this.slots].filter((slot) => slot.ready);
-    const forSubmissions = new Set(ready.slice(0, this.options.submissionWorkers));
-    const room = [...forSubmissions].reduce((sum, slot) => sum + Math.max(0, PIPELINE_DEPTH - slot.inFlight.size), 0);
+    const forSubmissions = ready.slice(0, this.options.submissionWorkers);
+    const room = forSubmissions.reduce((sum, slot) => sum + Math.max(0, PIPELINE_DEPTH - slot.inFlight.size), 0);
     const singlesPerMessage = Math.min(MAX_SINGLES_PER_CHUNK, Math.ceil(this.singles.length / Math.max(1, room)));
     let posted = true;
     while (posted && (this.singles.length > 0 || this.queue.length > 0)) {
       posted = false;
       for (const slot of ready) {
         if (slot.inFlight.size >= PIPELINE_DEPTH) continue;
-        const job = this.singles.length > 0 && forSubmissions.has(slot) ? this.takeSingles(singlesPerMessage) : this.queue.shift();
+        const job = this.singles.length > 0 && forSubmissions.includes(slot) ? this.takeSingles(singlesPerMessage) : this.queue.shift();
         if (job === undefined) continue;
         this.post(slot, job);
         posted = true;
