@@ -266,6 +266,30 @@ test('submissions go to all workers but one, batches to any', async (t) => {
   }
 });
 
+test('submissions that arrive in separate turns go out at once, eight messages in flight to a worker', async (t) => {
+  // The worker answers nothing until it holds eight messages: a pool that waited for an
+  // answer before sending the next submissions would leave these unanswered.
+  const pool = await WorkerPoolBatchVerifier.create({ size: 1, workerScript: new URL('./holding-verify-worker.ts', import.meta.url) });
+  try {
+    const envelopes = large.slice(0, 10);
+    const outcomes: Array<Promise<unknown>> = [];
+    for (const raw of envelopes) {
+      outcomes.push(pool.check(raw));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const answered = await Promise.race([Promise.all(outcomes), new Promise((resolve) => setTimeout(resolve, 5_000, 'stuck'))]);
+    t.not(answered, 'stuck', 'the submissions were held back');
+    t.deepEqual(
+      (answered as Array<{ _tag: string }>).map((o) => o._tag),
+      envelopes.map((raw) => protocol.check(raw)._tag),
+    );
+    t.is(pool.stats.messagesPerWorker[0], 10, 'one message a turn');
+    t.is(pool.stats.chunksInline, 0, 'all were checked by the worker');
+  } finally {
+    await pool.close();
+  }
+});
+
 test('the number of submission workers can be set, from one to the pool size', async (t) => {
   const all = await WorkerPoolBatchVerifier.create({ size: 2, submissionWorkers: 2 });
   try {
