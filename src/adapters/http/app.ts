@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { brotliDecompressSync, unzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
@@ -204,25 +205,55 @@ function acceptProtoMembers(error: Error, ctx: Context): void {
  * watched as the parser reads them, and a body that is not UTF-8 is 400, before any route
  * sees it. Watching is a second 'data' listener on the request, added in the same turn as the
  * parser's own (nothing is awaited between), so both see every chunk; `buffer.isUtf8`
- * checks the whole body at once, a sequence split between chunks included. A compressed body
- * (Content-Encoding) is inflated inside the parser, out of reach: it is not checked.
+ * checks the whole body at once, a sequence split between chunks included.
+ *
+ * A compressed body (Content-Encoding gzip, deflate or br, which the parser inflates) is
+ * watched as it arrives and, once the parser has accepted it, inflated again here to check
+ * the text it holds: twice the inflating, for the rare client that compresses its requests,
+ * so that no body reaches a route decoded lossily. The parser has by then refused any
+ * encoding it does not know (415) and any body that inflates past the limit (413).
  */
 function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
   return async (ctx, next) => {
-    const encoding = ctx.get('content-encoding').trim().toLowerCase();
-    const watched = encoding === '' || encoding === 'identity' ? watchBytes(ctx.req, limitBytes) : null;
+    // The header as the parser reads it (the `inflation` package), so both pick the same decoder.
+    const inflate = INFLATERS.get(ctx.req.headers['content-encoding'] ?? 'identity');
+    // A compressed body is never much larger than what it inflates to; twice the limit is room enough.
+    const watched = inflate === undefined ? null : watchBytes(ctx.req, inflate === null ? limitBytes : 2 * limitBytes);
     let bytes: Buffer | null | undefined;
     try {
       await parser(ctx, async () => undefined);
+    } catch (err) {
+      // The inflater's own errors (a truncated or corrupt stream) carry no HTTP status.
+      if (inflate && typeof (err as { status?: unknown }).status !== 'number') throw notInflatable();
+      throw err;
     } finally {
       bytes = watched?.();
     }
-    if (bytes && !isUtf8(bytes)) {
+    if (bytes && !isUtf8(inflate ? inflated(inflate, bytes, limitBytes) : bytes)) {
       throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });
     }
     await next();
   };
 }
+
+type Inflater = (bytes: Buffer, options: { maxOutputLength: number }) => Buffer;
+/** Content-Encoding values the parser inflates, and how (null: not compressed). */
+const INFLATERS = new Map<string, Inflater | null>([
+  ['identity', null],
+  ['gzip', unzipSync],
+  ['deflate', unzipSync],
+  ['br', brotliDecompressSync],
+]);
+
+function inflated(inflate: Inflater, bytes: Buffer, limitBytes: number): Buffer {
+  try {
+    return inflate(bytes, { maxOutputLength: limitBytes + 1 });
+  } catch {
+    throw notInflatable();
+  }
+}
+
+const notInflatable = () => new HttpError(400, 'malformed JSON body: the compressed body could not be inflated (see Content-Encoding)', { code: 'malformed_json' });
 
 /** The bytes `stream` delivers from now on, up to `limitBytes` (null past it: the parser refuses those). */
 function watchBytes(stream: NodeJS.ReadableStream, limitBytes: number): () => Buffer | null {

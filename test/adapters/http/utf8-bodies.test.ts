@@ -1,5 +1,6 @@
 import test from 'ava';
 import { request } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { anEnvelope, WALLET_A } from '../../support/mothers.js';
 import { startTestRegistry, type TestRegistry } from '../../support/registry.js';
 import { authHeaders } from '../../support/test-authenticator.js';
@@ -11,12 +12,12 @@ test.before(async () => {
 test.after.always(async () => registry?.close());
 
 /** POSTs `parts` as the body, one write each with a pause between, so the server reads them as separate chunks. */
-function post(path: string, parts: readonly Buffer[]): Promise<{ status: number; body: { detail?: string; code?: string; proof_id?: string } }> {
+function post(path: string, parts: readonly Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: { detail?: string; code?: string; proof_id?: string } }> {
   const { hostname, port } = new URL(registry.url);
   const length = parts.reduce((n, p) => n + p.length, 0);
   return new Promise((resolve, reject) => {
     const req = request(
-      { hostname, port, path, method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': length } },
+      { hostname, port, path, method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': length, ...headers } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -72,4 +73,41 @@ test('the check covers every JSON route, not only submissions', async (t) => {
   const res = await post('/v1/verify', [withUnsignedBytes('verify-not-utf8', Buffer.from([0xff]))]);
   t.is(res.status, 400);
   t.is(res.body.code, 'malformed_json');
+});
+
+const COMPRESSIONS = [
+  ['gzip', gzipSync],
+  ['deflate', deflateSync],
+  ['br', brotliCompressSync],
+] as const;
+
+test('a compressed body is checked as the text it inflates to', async (t) => {
+  for (const [encoding, compress] of COMPRESSIONS) {
+    const bad = await post('/v1/proofs', [compress(withUnsignedBytes(`compressed-not-utf8-${encoding}`, Buffer.from([0xe2, 0x82])))], { 'content-encoding': encoding });
+    t.is(bad.status, 400, encoding);
+    t.regex(bad.body.detail ?? '', /not valid UTF-8/, encoding);
+    const listed = await registry.call(WALLET_A, 'GET', `/v1/proofs?task_id=compressed-not-utf8-${encoding}`);
+    t.deepEqual(listed.body.items, [], encoding);
+
+    const body = compress(withUnsignedBytes(`compressed-${encoding}`, Buffer.from('€ and \uFFFD', 'utf8')));
+    const at = Math.floor(body.length / 2);
+    const good = await post('/v1/proofs', [body.subarray(0, at), body.subarray(at)], { 'content-encoding': encoding });
+    t.is(good.status, 200, `${encoding}: ${JSON.stringify(good.body)}`);
+    const got = await registry.call(WALLET_A, 'GET', `/v1/proofs/${good.body.proof_id}`);
+    t.is(got.body.envelope.note, '€ and \uFFFD', encoding);
+  }
+});
+
+test('a compressed body that does not inflate or inflates past the limit, or an unknown encoding, is refused', async (t) => {
+  const truncated = gzipSync(withUnsignedBytes('compressed-truncated', Buffer.from('ok')));
+  const res = await post('/v1/proofs', [truncated.subarray(0, truncated.length - 12)], { 'content-encoding': 'gzip' });
+  t.is(res.status, 400, JSON.stringify(res.body));
+  const unknown = await post('/v1/proofs', [withUnsignedBytes('compressed-unknown', Buffer.from('ok'))], { 'content-encoding': 'zstd' });
+  t.is(unknown.status, 415, JSON.stringify(unknown.body));
+  // The limit (1 MiB here) counts the inflated text: 2 MB of whitespace gzip to 2 KB.
+  const inflatesPastLimit = gzipSync(Buffer.concat([Buffer.from('{"envelope": '), Buffer.alloc(2_000_000, 0x20), Buffer.from('{}}')]));
+  const big = await post('/v1/proofs', [inflatesPastLimit], { 'content-encoding': 'gzip' });
+  t.is(big.status, 413, JSON.stringify(big.body));
+  const listed = await registry.call(WALLET_A, 'GET', '/v1/proofs?task_id=compressed-truncated');
+  t.deepEqual(listed.body.items, []);
 });

@@ -33,13 +33,13 @@ export interface FleetRouteDeps {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8 included) or query string.',
+  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string.',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
   403: 'Wallet mismatch or token balance below the minimum.',
   404: 'No such device or group for this wallet (another wallet\'s are never revealed).',
   409: 'A group of that name exists, or the wallet has the most groups allowed.',
   413: 'Body over the size limit.',
-  415: 'Body is not JSON.',
+  415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
   422: 'Validation failed; detail names the member.',
   429: 'Rate limited; see Retry-After.',
   503: 'A dependency is down; see Retry-After.',

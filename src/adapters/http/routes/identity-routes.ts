@@ -23,13 +23,13 @@ export interface IdentityRouteDeps {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8 included).',
+  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included).',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address; for sign-in: an unknown, altered, expired or used challenge, or a bad signature.',
   403: 'Wallet mismatch, or token balance below the minimum (detail states both amounts).',
   404: 'No such key for this wallet.',
   409: 'The wallet already has as many API keys as it may (100): delete one first.',
   413: 'Body over the size limit.',
-  415: 'Body is not JSON.',
+  415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
   422: 'Validation failed; detail names the member.',
   429: 'Rate limited; see Retry-After.',
   503: 'The token balance cannot be checked right now; see Retry-After.',

@@ -33,12 +33,12 @@ export interface ProofRouteDeps {
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8 included) or query string.',
+  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string.',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
   403: 'Wallet mismatch or token balance below the minimum.',
   404: 'No such proof for this wallet.',
   413: 'Body over the size limit.',
-  415: 'Body is not JSON.',
+  415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
   422: 'Validation or verification failed; detail names the member.',
   429: 'Rate limited; see Retry-After.',
   503: 'A dependency is down; see Retry-After.',
