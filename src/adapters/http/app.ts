@@ -215,10 +215,9 @@ function acceptProtoMembers(error: Error, ctx: Context): void {
  */
 function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
   return async (ctx, next) => {
-    // The header as the parser reads it (the `inflation` package), so both pick the same decoder.
-    const inflate = INFLATERS.get(ctx.req.headers['content-encoding'] ?? 'identity');
+    const inflate = contentCoding(ctx);
     // A compressed body is never much larger than what it inflates to; twice the limit is room enough.
-    const watched = inflate === undefined ? null : watchBytes(ctx.req, inflate === null ? limitBytes : 2 * limitBytes);
+    const watched = watchBytes(ctx.req, inflate === null ? limitBytes : 2 * limitBytes);
     let bytes: Buffer | null | undefined;
     try {
       await parser(ctx, async () => undefined);
@@ -229,7 +228,7 @@ function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
     } finally {
       bytes = watched?.();
     }
-    if (bytes && !isUtf8(inflate ? inflated(inflate, bytes, limitBytes) : bytes)) {
+    if (bytes && !isUtf8(inflate === null ? bytes : inflated(inflate, bytes, limitBytes))) {
       throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });
     }
     await next();
@@ -240,10 +239,30 @@ type Inflater = (bytes: Buffer, options: { maxOutputLength: number }) => Buffer;
 /** Content-Encoding values the parser inflates, and how (null: not compressed). */
 const INFLATERS = new Map<string, Inflater | null>([
   ['identity', null],
+  ['', null],
   ['gzip', unzipSync],
   ['deflate', unzipSync],
   ['br', brotliDecompressSync],
 ]);
+
+/**
+ * How the body is compressed: null when it is not. Content codings are case-insensitive
+ * (RFC 9110, section 8.4.1) and the parser (the `inflation` package) matches them exactly, so
+ * the header is normalized for it here; a coding it cannot undo, or more than one, is 415.
+ */
+function contentCoding(ctx: Context): Inflater | null {
+  const header = ctx.req.headers['content-encoding'];
+  if (header === undefined) return null;
+  const coding = header.trim().toLowerCase();
+  const inflate = INFLATERS.get(coding);
+  if (inflate === undefined) {
+    throw new HttpError(415, `Content-Encoding ${JSON.stringify(header)} is not supported: send the body uncompressed, or with one of gzip, deflate or br`, {
+      code: 'unsupported_media_type',
+    });
+  }
+  ctx.req.headers['content-encoding'] = coding;
+  return inflate;
+}
 
 function inflated(inflate: Inflater, bytes: Buffer, limitBytes: number): Buffer {
   try {

@@ -102,12 +102,26 @@ test('a compressed body that does not inflate or inflates past the limit, or an 
   const truncated = gzipSync(withUnsignedBytes('compressed-truncated', Buffer.from('ok')));
   const res = await post('/v1/proofs', [truncated.subarray(0, truncated.length - 12)], { 'content-encoding': 'gzip' });
   t.is(res.status, 400, JSON.stringify(res.body));
-  const unknown = await post('/v1/proofs', [withUnsignedBytes('compressed-unknown', Buffer.from('ok'))], { 'content-encoding': 'zstd' });
-  t.is(unknown.status, 415, JSON.stringify(unknown.body));
+  for (const coding of ['zstd', 'gzip, identity']) {
+    const unknown = await post('/v1/proofs', [withUnsignedBytes('compressed-unknown', Buffer.from('ok'))], { 'content-encoding': coding });
+    t.is(unknown.status, 415, JSON.stringify(unknown.body));
+    t.is(unknown.body.code, 'unsupported_media_type');
+    t.regex(unknown.body.detail ?? '', /Content-Encoding .* is not supported/);
+  }
   // The limit (1 MiB here) counts the inflated text: 2 MB of whitespace gzip to 2 KB.
   const inflatesPastLimit = gzipSync(Buffer.concat([Buffer.from('{"envelope": '), Buffer.alloc(2_000_000, 0x20), Buffer.from('{}}')]));
   const big = await post('/v1/proofs', [inflatesPastLimit], { 'content-encoding': 'gzip' });
   t.is(big.status, 413, JSON.stringify(big.body));
-  const listed = await registry.call(WALLET_A, 'GET', '/v1/proofs?task_id=compressed-truncated');
-  t.deepEqual(listed.body.items, []);
+  for (const taskId of ['compressed-truncated', 'compressed-unknown']) {
+    const listed = await registry.call(WALLET_A, 'GET', `/v1/proofs?task_id=${taskId}`);
+    t.deepEqual(listed.body.items, [], taskId);
+  }
+});
+
+test('content codings are case-insensitive', async (t) => {
+  for (const coding of ['GZIP', ' Gzip ', 'Identity']) {
+    const body = withUnsignedBytes(`coding-${coding.trim()}`, Buffer.from('ok'));
+    const res = await post('/v1/proofs', [coding.trim().toLowerCase() === 'gzip' ? gzipSync(body) : body], { 'content-encoding': coding });
+    t.is(res.status, 200, `${coding}: ${JSON.stringify(res.body)}`);
+  }
 });
