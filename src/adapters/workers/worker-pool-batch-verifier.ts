@@ -87,8 +87,8 @@ const PIPELINE_DEPTH = 2;
  * the submissions that arrived in it at once rather than holding them until an earlier answer
  * is in: a worker answers a message in a fraction of a millisecond, but its answer can wait
  * as long again for the busy event loop to read it, and submissions held meanwhile waited for
- * both. Measured with `bench/threads.ts` (SQLite, AMD EPYC, 2 vCPUs), 8 instead of 2 raised
- * the rate in 7 of 8 alternating pairs, by 4% on average; 32 did no better than 8.
+ * both. Measured with `bench/threads.ts` (SQLite, AMD EPYC, 2 vCPUs), 8 instead of 2 was
+ * ahead in 7 of 8 alternating pairs and 32 did no better than 8 (README, Benchmarks).
  */
 const SUBMISSION_DEPTH = 8;
 const MIN_CHUNK = 16;
