@@ -19,7 +19,7 @@ import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
 import { selectEd25519 } from './adapters/crypto/select-ed25519.js';
 import { createHttpApp } from './adapters/http/app.js';
 import { HttpMetrics } from './adapters/http/http-metrics.js';
-import { MeasuredProofChecker, MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
+import { MeasuredProofChecker, MeasuredProofStore, MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
 import { openApiDocument } from './adapters/http/openapi/openapi-document.js';
 import type { AnyRoute } from './adapters/http/route.js';
 import { opsRoutes } from './adapters/http/routes/ops-routes.js';
@@ -109,7 +109,11 @@ export function buildContainer(r: Resources): Container {
     const { maxDepth, maxEvents, maxBatch } = r.config;
     return new MeasuredProofProtocol(new ProofProtocol(r.blake3, ed25519, ed25519, { maxDepth, maxEvents, maxBatch }), ctx.get(TOKENS.Metrics));
   });
-  c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue(() => r.overrides?.proofStore ?? new KnexProofStore(r.database, r.proofRows ? { rows: r.proofRows } : {}));
+  c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue((ctx) => {
+    if (r.overrides?.proofStore) return r.overrides.proofStore;
+    const metrics = ctx.get<HttpMetrics>(TOKENS.Metrics);
+    return new KnexProofStore(r.database, { ...(r.proofRows ? { rows: r.proofRows } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) });
+  });
   c.bind<FleetStore>(TOKENS.FleetStore).toDynamicValue(() => r.overrides?.fleetStore ?? new KnexFleetStore(r.database));
   c.bind<ProofActivityReader>(TOKENS.ProofActivity).toDynamicValue(() => r.overrides?.proofActivity ?? new KnexProofActivity(r.database));
   c.bind<KeyUsageTotals>(TOKENS.KeyUsageTotals).toDynamicValue(() => r.keyUsage ?? new KeyStoreUsageTotals(new KnexKeyStore(r.database)));
@@ -119,7 +123,7 @@ export function buildContainer(r: Resources): Container {
     const protocol = ctx.get<ProofProtocol>(TOKENS.Protocol);
     const pool = r.batchVerifier as Partial<ProofChecker>;
     const checker = typeof pool.check === 'function' ? new MeasuredProofChecker(pool as ProofChecker, ctx.get(TOKENS.Metrics)) : protocol.checker;
-    return new SubmitProof(checker, ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Clock));
+    return new SubmitProof(checker, new MeasuredProofStore(ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Metrics)), ctx.get(TOKENS.Clock));
   });
   c.bind(TOKENS.GetProof).toDynamicValue((ctx) => new GetProof(ctx.get(TOKENS.ProofStore)));
   c.bind(TOKENS.SearchProofs).toDynamicValue((ctx) => new SearchProofs(ctx.get(TOKENS.ProofStore)));

@@ -31,6 +31,18 @@ export class HttpMetrics {
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05],
     registers: [this.registry],
   });
+  readonly storeSeconds = new Histogram({
+    name: 'proof_store_seconds',
+    help: 'Time from handing a verified proof to the store until it is committed or found stored already, the wait for its turn in a write transaction included.',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  readonly writeBatchProofs = new Histogram({
+    name: 'proof_write_batch_proofs',
+    help: 'Proofs per write transaction: submissions that arrive while one commits go in together.',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+    registers: [this.registry],
+  });
   readonly envelopesVerified = new Counter({
     name: 'envelopes_verified_total',
     help: 'Envelopes checked by /v1/verify and /v1/verify/batch, by result.',

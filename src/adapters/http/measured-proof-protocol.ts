@@ -1,6 +1,8 @@
 import type * as E from 'fp-ts/lib/Either.js';
 import { ProofProtocol } from '../../application/proof-protocol.js';
 import type { ProofChecker } from '../../application/ports/proof-checker.js';
+import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
+import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import type { HttpMetrics } from './http-metrics.js';
@@ -35,5 +37,30 @@ export class MeasuredProofChecker implements ProofChecker {
     } finally {
       this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     }
+  }
+}
+
+/** A proof store whose `add` is timed into proof_store_seconds, whatever its outcome. */
+export class MeasuredProofStore implements ProofStore {
+  constructor(
+    private readonly inner: ProofStore,
+    private readonly metrics: HttpMetrics,
+  ) {}
+
+  async add(record: ProofRecord): Promise<AddResult> {
+    const started = process.hrtime.bigint();
+    try {
+      return await this.inner.add(record);
+    } finally {
+      this.metrics.storeSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  get(wallet: string, proofId: string): Promise<ProofRecord | null> {
+    return this.inner.get(wallet, proofId);
+  }
+
+  search(wallet: string, query: ProofQuery): Promise<ProofPage> {
+    return this.inner.search(wallet, query);
   }
 }

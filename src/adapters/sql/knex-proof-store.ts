@@ -41,6 +41,7 @@ export class KnexProofStore implements ProofStore {
     this.writer = new ProofBatchWriter(options.rows ?? (db.dialect === 'postgres' ? new PostgresRowWriter(db.knex) : new InlineRowWriter(db.knex)), {
       maxBatch: options.maxBatch ?? 200,
       writers: options.writers ?? 1,
+      ...(options.onBatch ? { onBatch: options.onBatch } : {}),
     });
   }
 

@@ -50,6 +50,8 @@ export interface BatchWriterOptions {
   readonly maxBatch: number;
   /** Transactions in flight at once: 1 for SQLite (one writer), a few for PostgreSQL. */
   readonly writers: number;
+  /** Told the size of each batch as it goes to the row writer (e.g. for a metric). */
+  readonly onBatch?: (proofs: number) => void;
 }
 
 const TOPIC_ROWS_PER_INSERT = 500;
@@ -83,6 +85,7 @@ export class ProofBatchWriter {
   private pump(): void {
     while (this.running < this.options.writers && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
+      this.options.onBatch?.(batch.length);
       this.running++;
       void this.write(batch).finally(() => {
         this.running--;

@@ -40,6 +40,28 @@ test('GET /metrics is Prometheus text with request, submission and process serie
   t.regex(res.body, /process_cpu_user_seconds_total/);
 });
 
+test('GET /metrics times each proof into the store and counts the proofs of each write transaction', async (t) => {
+  const own = await startTestRegistry();
+  try {
+    const envelopes = Array.from({ length: 20 }, (_, i) => anEnvelope({ taskId: `store-metrics-${i}` }));
+    const replies = await Promise.all([...envelopes, envelopes[0]].map((envelope) => own.call(WALLET_A, 'POST', '/v1/proofs', { envelope })));
+    t.true(replies.every((r) => r.status === 200));
+    const rejected = await own.call(WALLET_A, 'POST', '/v1/proofs', { envelope: { payload: {} } });
+    t.is(rejected.status, 422);
+    const text = (await own.call(null, 'GET', '/metrics')).body as string;
+    const value = (series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1]);
+    // 21 proofs reached the store (the duplicate too: the store answers it); the rejected one did not.
+    t.is(value('proof_store_seconds_count'), 21);
+    t.true(value('proof_store_seconds_sum') > 0);
+    t.is(value('proof_write_batch_proofs_sum'), 21, 'every proof went to the database in some batch');
+    const batches = value('proof_write_batch_proofs_count');
+    t.true(batches >= 1 && batches <= 21, `batches: ${batches}`);
+    t.regex(text, /proof_write_batch_proofs_bucket\{le="1"\} \d+/);
+  } finally {
+    await own.close();
+  }
+});
+
 test('GET /openapi.json is a valid OpenAPI 3.1 document covering every route', async (t) => {
   const res = await registry.call(null, 'GET', '/openapi.json');
   t.is(res.status, 200);
