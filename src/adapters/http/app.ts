@@ -218,7 +218,7 @@ function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
     const inflate = contentCoding(ctx);
     // A compressed body is never much larger than what it inflates to; twice the limit is room enough.
     const watched = watchBytes(ctx.req, inflate === null ? limitBytes : 2 * limitBytes);
-    let bytes: Buffer | null | undefined;
+    let bytes: Buffer | null = null;
     try {
       await parser(ctx, async () => undefined);
     } catch (err) {
@@ -226,7 +226,7 @@ function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
       if (inflate && typeof (err as { status?: unknown }).status !== 'number') throw notInflatable();
       throw err;
     } finally {
-      bytes = watched?.();
+      bytes = watched();
     }
     if (bytes && !isUtf8(inflate === null ? bytes : inflated(inflate, bytes, limitBytes))) {
       throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });

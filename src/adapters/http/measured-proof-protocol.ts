@@ -1,4 +1,5 @@
 import type * as E from 'fp-ts/lib/Either.js';
+import type { Histogram } from 'prom-client';
 import { ProofProtocol } from '../../application/proof-protocol.js';
 import type { ProofChecker } from '../../application/ports/proof-checker.js';
 import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
@@ -30,13 +31,8 @@ export class MeasuredProofChecker implements ProofChecker {
     private readonly metrics: HttpMetrics,
   ) {}
 
-  async check(raw: unknown, json?: string): Promise<E.Either<ProofFailure, VerifiedProof>> {
-    const started = process.hrtime.bigint();
-    try {
-      return await this.inner.check(raw, json);
-    } finally {
-      this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    }
+  check(raw: unknown, json?: string): Promise<E.Either<ProofFailure, VerifiedProof>> {
+    return timed(this.metrics.verificationSeconds, () => this.inner.check(raw, json));
   }
 }
 
@@ -47,13 +43,8 @@ export class MeasuredProofStore implements ProofStore {
     private readonly metrics: HttpMetrics,
   ) {}
 
-  async add(record: ProofRecord): Promise<AddResult> {
-    const started = process.hrtime.bigint();
-    try {
-      return await this.inner.add(record);
-    } finally {
-      this.metrics.storeSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    }
+  add(record: ProofRecord): Promise<AddResult> {
+    return timed(this.metrics.storeSeconds, () => this.inner.add(record));
   }
 
   get(wallet: string, proofId: string): Promise<ProofRecord | null> {
@@ -62,5 +53,15 @@ export class MeasuredProofStore implements ProofStore {
 
   search(wallet: string, query: ProofQuery): Promise<ProofPage> {
     return this.inner.search(wallet, query);
+  }
+}
+
+/** Runs `run`, observing its time in seconds into `histogram`, whether it resolves or rejects. */
+async function timed<T>(histogram: Pick<Histogram, 'observe'>, run: () => Promise<T>): Promise<T> {
+  const started = process.hrtime.bigint();
+  try {
+    return await run();
+  } finally {
+    histogram.observe(Number(process.hrtime.bigint() - started) / 1e9);
   }
 }

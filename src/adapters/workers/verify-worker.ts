@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createProofProtocol } from '../../index.js';
 import { checkSafely } from '../crypto/inline-batch-verifier.js';
-import { SIGNATURE, SIGNATURE_RECORD_BYTES, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
+import { signatureVerdictByte, SIGNATURE_RECORD_BYTES, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
 
 /**
  * One verify worker of the pool: builds its own protocol (its own BLAKE3 WASM instance and
@@ -37,12 +37,7 @@ function verifySignatures(id: number, records: Uint8Array, count: number): Worke
   if (records.length !== count * SIGNATURE_RECORD_BYTES) throw new RangeError(`${count} signature records need ${count * SIGNATURE_RECORD_BYTES} bytes, not ${records.length}`);
   const verdicts = new Uint8Array(count);
   for (let i = 0, at = 0; i < count; i++, at += SIGNATURE_RECORD_BYTES) {
-    try {
-      const valid = protocol.verifier.verify(records.subarray(at, at + 32), records.subarray(at + 32, at + 96), records.subarray(at + 96, at + 160));
-      verdicts[i] = valid ? SIGNATURE.VALID : SIGNATURE.INVALID;
-    } catch {
-      verdicts[i] = SIGNATURE.THREW;
-    }
+    verdicts[i] = signatureVerdictByte(protocol.verifier, records.subarray(at, at + 32), records.subarray(at + 32, at + 96), records.subarray(at + 96, at + 160));
   }
   return { type: 'verified', id, verdicts };
 }

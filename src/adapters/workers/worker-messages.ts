@@ -1,3 +1,4 @@
+import type { SignatureVerifier } from '../../domain/protocol/crypto.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { ProofProtocolOptions } from '../../index.js';
 
@@ -24,6 +25,15 @@ export const SIGNATURE_RECORD_BYTES = 32 + 64 + 64;
 
 /** A signature's verdict as a worker sends it back, one byte per record. */
 export const SIGNATURE = { INVALID: 0, VALID: 1, THREW: 2 } as const;
+
+/** One signature's verdict byte: a verifier that throws is reported as such, to be redone inline. */
+export function signatureVerdictByte(verifier: SignatureVerifier, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): number {
+  try {
+    return verifier.verify(publicKey, message, signature) ? SIGNATURE.VALID : SIGNATURE.INVALID;
+  } catch {
+    return SIGNATURE.THREW;
+  }
+}
 
 /**
  * What a worker sends back for each submission it checks: the proof id and creation time, or

@@ -14,7 +14,7 @@ import { toReport } from '../../application/verify-proof.js';
 import { signatureVerdict, type PendingSignature } from '../../domain/protocol/verify-envelope.js';
 import { canonicalProblem } from '../../domain/protocol/canonical-problems.js';
 import { siblingScript, spawnWorker } from './spawn-worker.js';
-import { SIGNATURE, SIGNATURE_RECORD_BYTES, type CheckOutcome, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
+import { SIGNATURE, SIGNATURE_RECORD_BYTES, signatureVerdictByte, type CheckOutcome, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
 
 export interface WorkerPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -398,15 +398,7 @@ export class WorkerPoolBatchVerifier implements BatchVerifier, ProofChecker {
 
   /** Signature verdicts on this thread, as a worker gives them (verify-worker.ts). */
   private verifyHere(pending: readonly PendingSignature[]): Uint8Array {
-    const verdicts = new Uint8Array(pending.length);
-    pending.forEach(({ publicKey, message, signature }, i) => {
-      try {
-        verdicts[i] = this.inline.verifier.verify(publicKey, message, signature) ? SIGNATURE.VALID : SIGNATURE.INVALID;
-      } catch {
-        verdicts[i] = SIGNATURE.THREW;
-      }
-    });
-    return verdicts;
+    return Uint8Array.from(pending, ({ publicKey, message, signature }) => signatureVerdictByte(this.inline.verifier, publicKey, message, signature));
   }
 
   /** Reports from a worker's verdicts; a signature whose verifier threw is verified again here. */
