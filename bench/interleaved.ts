@@ -4,6 +4,8 @@ import { load, type LoadFigures, type LoadOptions } from './http-load.js';
 /** A server under load, with what to send it: its bodies go on from slice to slice. */
 export interface Contender extends Pick<LoadOptions, 'path' | 'headers' | 'bodies' | 'reuseBodies'> {
   readonly server: ChildServer;
+  /** Where in `bodies` to go on from, shared by several runs that must not send a body twice (default: from the start). */
+  readonly cursor?: { next: number };
 }
 
 /** A load's figures with what it cost: CPU per request of the server process and of the load generator, and how busy the machine was. */
@@ -88,7 +90,7 @@ export async function interleaved(contenders: readonly [Contender, Contender], o
         reuseBodies: contender.reuseBodies ?? false,
         connections: o.connections,
         durationS: o.sliceS,
-        cursor: tally.cursor,
+        cursor: contender.cursor ?? tally.cursor,
         onLatency: (ms) => tally.latencies.push(ms),
       });
       const own = process.cpuUsage(own0);

@@ -18,7 +18,15 @@ import { createApiKey, fundWallet } from './provision.js';
  * Servers run in their own process; autocannon drives them from this one.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/**
+ * Clients of the closed-loop loads (autocannon connections, each sending its next request as
+ * the answer to the last arrives). The maximum rate is measured at each count, both servers at
+ * the same count, and a server's maximum is its best of them: a server whose requests pass
+ * through several threads has more of them in flight at its best than a one-thread server
+ * does. The 500 req/s loads use the first.
+ */
+const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? '32,64').split(',').map(Number);
+const CONNECTIONS = CONNECTION_COUNTS[0]!;
 /** Maximum-rate rounds: each gives the ceiling and the registry DURATION_S / ROUNDS seconds each. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARM_UP_S = 2;
@@ -51,13 +59,19 @@ async function quietMachine(before: string): Promise<void> {
   if (!(await settle())) console.warn(`warning: the machine was still busy before ${before}`);
 }
 
-interface SubmitFigures {
-  /** The maximum rate, in turns with the ceiling. */
+/** The maximum rates at one number of connections, the registry's in turns with the ceiling's. */
+interface MaxFigures {
+  readonly connections: number;
   readonly max: CostedFigures;
   /** The ceiling's figures from the slices between the registry's. */
   readonly ceiling: CostedFigures;
   /** Each round's registry rate as a share of the ceiling's. */
   readonly roundRatios: readonly number[];
+}
+
+interface SubmitFigures {
+  /** One per connection count, in CONNECTION_COUNTS order. */
+  readonly maxRates: readonly MaxFigures[];
   /** 500 requests a second, one every 2 ms (open loop). */
   readonly at500: LoadFigures;
   /** autocannon's rate of 500 a second: each connection's share sent back to back as each second starts. */
@@ -72,8 +86,8 @@ interface Bodies {
 }
 
 /**
- * The registry on one database: after a warm-up, its maximum rate in turns with the ceiling's
- * (see interleaved.ts), then the two 500 req/s loads.
+ * The registry on one database: after a warm-up, its maximum rate at each connection count in
+ * turns with the ceiling's (see interleaved.ts), then the two 500 req/s loads.
  */
 async function benchSubmissions(databaseUrl: string, env: Record<string, string>, bodies: Bodies, ceiling: Contender): Promise<SubmitFigures> {
   const { wallet, secretKey } = fundWallet(databaseUrl);
@@ -83,12 +97,18 @@ async function benchSubmissions(databaseUrl: string, env: Record<string, string>
     const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet };
     await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.warmUp, connections: CONNECTIONS, durationS: WARM_UP_S });
     await quietMachine('the maximum rate');
-    const registry: Contender = { server, path: '/v1/proofs', headers, bodies: bodies.max };
-    const turns = await interleaved([ceiling, registry], { rounds: ROUNDS, sliceS: DURATION_S / ROUNDS, connections: CONNECTIONS });
+    // One cursor through the bodies for every connection count: each body is sent once.
+    const registry: Contender = { server, path: '/v1/proofs', headers, bodies: bodies.max, cursor: { next: 0 } };
+    const maxRates: MaxFigures[] = [];
+    for (const connections of CONNECTION_COUNTS) {
+      if (maxRates.length > 0) await quietMachine(`the maximum rate at ${connections} connections`);
+      const turns = await interleaved([ceiling, registry], { rounds: ROUNDS, sliceS: DURATION_S / ROUNDS, connections });
+      maxRates.push({ connections, ceiling: turns.figures[0]!, max: turns.figures[1]!, roundRatios: turns.roundRatios });
+    }
     await quietMachine('500 req/s');
     const at500 = await pacedLoad({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.paced, connections: CONNECTIONS, durationS: DURATION_S, rate: 500 });
     const at500Bursts = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.bursts, connections: CONNECTIONS, durationS: DURATION_S, rate: 500 });
-    return { ceiling: turns.figures[0]!, max: turns.figures[1]!, roundRatios: turns.roundRatios, at500, at500Bursts };
+    return { maxRates, at500, at500Bursts };
   } finally {
     await server.stop();
   }
@@ -98,13 +118,13 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 const pct = (a: number, b: number, digits = 0) => `${fmt((100 * a) / b, digits)}%`;
 
 async function main(): Promise<void> {
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, ${CONNECTIONS} connections`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, maximum rates at ${CONNECTION_COUNTS.join(' and ')} connections`);
   // First, before this process holds the HTTP runs' request bodies and autocannon's state:
   // the pool's main thread is this process's, and it checks every envelope up to its signature.
   await quietMachine('batch verification');
   const batch = await benchBatchVerify();
 
-  const maxCount = Math.ceil(DURATION_S * 8_000);
+  const maxCount = Math.ceil(DURATION_S * 8_000) * CONNECTION_COUNTS.length;
   // In created_at order: each server takes them warm-up, max, paced, bursts, into a fresh database.
   const bodies: Bodies = {
     warmUp: fleetProofBodies(WARM_UP_S * 8_000, 'bench-warm-up'),
@@ -147,22 +167,33 @@ async function main(): Promise<void> {
   console.log('\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling | server CPU µs/req | load generator CPU µs/req | machine busy |');
   console.log('| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
   const spread = (ratios: readonly number[]) => `${pct(Math.min(...ratios), 1)}–${pct(Math.max(...ratios), 1)}`;
-  console.log(row('ceiling: bare node:http, parse + verify, in turns with SQLite', sqlite.ceiling, '100%'));
-  console.log(row('registry on SQLite, max rate', sqlite.max, pct(sqlite.max.requestsPerSec, sqlite.ceiling.requestsPerSec, 1)));
-  console.log(row('registry on SQLite, 500 req/s, one every 2 ms', sqlite.at500));
-  console.log(row('registry on SQLite, 500 req/s in bursts (autocannon)', sqlite.at500Bursts));
-  console.log(row('ceiling: the same, in turns with PostgreSQL', postgres.ceiling, '100%'));
-  console.log(row('registry on PostgreSQL, max rate', postgres.max, pct(postgres.max.requestsPerSec, postgres.ceiling.requestsPerSec, 1)));
-  console.log(row('registry on PostgreSQL, 500 req/s, one every 2 ms', postgres.at500));
-  console.log(row('registry on PostgreSQL, 500 req/s in bursts (autocannon)', postgres.at500Bursts));
+  for (const [name, f] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as const) {
+    for (const m of f.maxRates) {
+      console.log(row(`ceiling: bare node:http, parse + verify, ${m.connections} connections, in turns with ${name}`, m.ceiling, '100%'));
+      console.log(row(`registry on ${name}, max rate, ${m.connections} connections`, m.max, pct(m.max.requestsPerSec, m.ceiling.requestsPerSec, 1)));
+    }
+    console.log(row(`registry on ${name}, 500 req/s, one every 2 ms`, f.at500));
+    console.log(row(`registry on ${name}, 500 req/s in bursts (autocannon)`, f.at500Bursts));
+  }
   console.log(
     '\n500 req/s "one every 2 ms" is an open-loop load: each request is due at its time, and its latency runs from then. ' +
-      "\"In bursts\" is autocannon's rate: each of the 32 connections sends its 16 requests of the second back to back as the second starts, so the server sees 32 clients at full speed for part of every second.",
+      `"In bursts" is autocannon's rate: each of the ${CONNECTIONS} connections sends its share of the second back to back as the second starts, so the server sees ${CONNECTIONS} clients at full speed for part of every second.`,
   );
   console.log(
-    `\nMaximum rates are measured in turns: ${ROUNDS} rounds of ${fmt(DURATION_S / ROUNDS, 1)} s for the ceiling and ${fmt(DURATION_S / ROUNDS, 1)} s for the registry, each idle while the other runs, ` +
-      `so that both see the same machine (its speed drifts within minutes). Each ratio is against the ceiling's slices of the same rounds; round by round, SQLite got ${spread(sqlite.roundRatios)} of the ceiling, PostgreSQL ${spread(postgres.roundRatios)}.`,
+    `\nMaximum rates are measured in turns: ${ROUNDS} rounds of ${fmt(DURATION_S / ROUNDS, 1)} s for the ceiling and ${fmt(DURATION_S / ROUNDS, 1)} s for the registry at each connection count, each idle while the other runs, ` +
+      'so that both see the same machine (its speed drifts within minutes). Each ratio is against the ceiling\'s slices of the same rounds.',
   );
+  console.log('\n| maximum rate, each server at its best connection count | registry req/s | ceiling req/s | vs ceiling | rounds at the registry\'s best count |');
+  console.log('| --- | ---: | ---: | ---: | --- |');
+  for (const [name, f] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as const) {
+    const best = (pick: (m: MaxFigures) => CostedFigures) => f.maxRates.reduce((a, b) => (pick(b).requestsPerSec > pick(a).requestsPerSec ? b : a));
+    const registryBest = best((m) => m.max);
+    const ceilingBest = best((m) => m.ceiling);
+    console.log(
+      `| ${name} | ${fmt(registryBest.max.requestsPerSec)} (${registryBest.connections} connections) | ${fmt(ceilingBest.ceiling.requestsPerSec)} (${ceilingBest.connections} connections) | ` +
+        `${pct(registryBest.max.requestsPerSec, ceilingBest.ceiling.requestsPerSec, 1)} | ${spread(registryBest.roundRatios)} |`,
+    );
+  }
   console.log('\nCPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.');
   console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');
   console.log('| --- | ---: | --- |');
