@@ -3,6 +3,7 @@ import * as proofs001 from './001_proofs.js';
 import * as identity002 from './002_identity.js';
 import * as fleet003 from './003_fleet.js';
 import * as walletKeys004 from './004_wallet_keys.js';
+import * as earlyYears005 from './005_early_years.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -15,4 +16,5 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '002_identity', migration: identity002 },
   { name: '003_fleet', migration: fleet003 },
   { name: '004_wallet_keys', migration: walletKeys004 },
+  { name: '005_early_years', migration: earlyYears005 },
 ];

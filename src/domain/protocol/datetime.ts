@@ -23,8 +23,8 @@ const FRACTION_DIGITS = 9;
  *   digits; those after the ninth are read but not counted.
  * - A leap second (:60) is counted as the last millisecond of its minute, whatever its
  *   fraction (`23:59:60.5Z` is 23:59:59.999).
- * - Years 0000–0099 are counted as 1900–1999, as Date.UTC does and so this always did
- *   (`0000-02-29` is accepted, 0 being a leap year, and lands on 1900-03-01).
+ * - Years are those of the proleptic Gregorian calendar, 0000 included (a leap year, so
+ *   `0000-02-29` exists). Unlike Date.UTC, years 0000–0099 are not taken as 1900–1999.
  */
 export function parseRfc3339(text: string): number | null {
   const length = text.length;
@@ -91,14 +91,13 @@ export function parseRfc3339(text: string): number | null {
 }
 
 /**
- * Date.UTC(year, month - 1, day, hour, minute, second) for the fields parseRfc3339 accepts,
- * by arithmetic (exact: every value stays far below 2^53), which is several times faster.
- * Like Date.UTC it takes years 0–99 as 1900–1999. Days are counted with H. Hinnant's
- * days_from_civil, which is linear in the day, so that `0000-02-29` (a leap day in year 0,
- * but 1900 has none) rolls over to 1900-03-01 just as Date.UTC does.
+ * Milliseconds since the epoch of a UTC date and time in the proleptic Gregorian calendar,
+ * for the fields parseRfc3339 accepts, by arithmetic (exact: every value stays far below
+ * 2^53), which is several times faster than a Date. Days are counted with H. Hinnant's
+ * days_from_civil. Date.UTC would take years 0–99 as 1900–1999; this does not.
  */
 function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
-  let y = year <= 99 ? year + 1900 : year;
+  let y = year;
   if (month <= 2) y--;
   const era = Math.floor(y / 400);
   const yearOfEra = y - era * 400;

@@ -58,7 +58,11 @@ export function legacyParseRfc3339(text: string): number | null {
   // Digits past the ninth (below a nanosecond) are not counted.
   const frac = m[7] ? Math.floor(Number(`0${m[7].slice(0, 10)}`) * 1000) : 0;
   // A leap second (:60) is counted as the last millisecond of the minute.
-  const ms = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59)) + (second === 60 ? 999 : frac);
+  // setUTCFullYear, not Date.UTC: Date.UTC takes years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, Math.min(second, 59), 0);
+  const ms = date.getTime() + (second === 60 ? 999 : frac);
   return ms - offsetMin * 60_000;
 }
 

@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { KnexProofStore, migrateLatest, openDatabase, type Database } from '../../../src/adapters/sql/index.js';
+import { migrations } from '../../../migrations/index.js';
+import { TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
+import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
+
+/**
+ * 005_early_years: rows stored while years 0000–0099 were counted as 1900–1999 get the
+ * created_at_ms their created_at text says, and nothing else of any row changes.
+ */
+
+async function migrateTo(db: Database, last: string): Promise<void> {
+  const listed = migrations.slice(0, migrations.findIndex((m) => m.name === last) + 1);
+  await db.knex.migrate.latest({
+    migrationSource: {
+      getMigrations: async () => [...listed],
+      getMigrationName: (m: (typeof migrations)[number]) => m.name,
+      getMigration: async (m: (typeof migrations)[number]) => m.migration,
+    },
+    ...(db.schema !== undefined && { schemaName: db.schema }),
+  });
+}
+
+async function sqliteDatabase(t: ExecutionContext): Promise<Database> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'proof-registry-'));
+  const db = await openDatabase(`sqlite:${path.join(dir, 'registry.sqlite')}`);
+  t.teardown(async () => {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return db;
+}
+
+async function postgresDatabase(t: ExecutionContext): Promise<Database> {
+  const db = await openDatabase(TEST_POSTGRES_URL, { schema: uniqueSchemaName('early_years'), poolSize: 2 });
+  t.teardown(async () => {
+    await db.knex.raw('drop schema if exists ?? cascade', [db.schema!]);
+    await db.close();
+  });
+  return db;
+}
+
+/** What the parser gave before: Date.UTC's reading, years 0–99 as 1900–1999. */
+const oldMs = (text: string) => {
+  const [y, mo, d, h, mi, s] = text.match(/\d+/g)!.map(Number) as [number, number, number, number, number, number];
+  return Date.UTC(y, mo - 1, d, h, mi, s);
+};
+
+for (const [dialect, open] of [
+  ['sqlite', sqliteDatabase],
+  ['postgres', postgresDatabase],
+] as const) {
+  test(`${dialect}: 005_early_years puts proofs of years 0000–0099 before year 100, and changes nothing else`, async (t) => {
+    const db = await open(t);
+    await migrateTo(db, '004_wallet_keys');
+    const store = new KnexProofStore(db);
+    const early = [
+      aProofRecord(WALLET_A, { seed: 1, taskId: 'year-0', createdAt: '0000-01-01T00:00:00Z', events: [] }),
+      aProofRecord(WALLET_A, { seed: 2, taskId: 'year-50', createdAt: '0050-06-01T12:00:00Z', events: [] }),
+      aProofRecord(WALLET_B, { seed: 3, taskId: 'year-99', createdAt: '0099-12-31T23:59:59Z', events: [] }),
+    ];
+    const later = [
+      aProofRecord(WALLET_A, { seed: 4, taskId: 'year-1899', createdAt: '1899-12-31T23:59:59Z', events: [] }),
+      aProofRecord(WALLET_A, { seed: 5, taskId: 'year-2026', createdAt: '2026-11-20T10:00:00Z' }),
+    ];
+    for (const r of [...early, ...later]) t.true((await store.add(r)).stored);
+    // As the rows were written before: the early ones counted in 1900–1999.
+    for (const r of early) await db.knex('proofs').where('proof_id', r.proofId).update({ created_at_ms: oldMs(r.createdAt) });
+    const before = await db.knex('proofs').select().orderBy('id');
+
+    t.deepEqual(await migrateLatest(db), ['005_early_years']);
+
+    const after = await db.knex('proofs').select().orderBy('id');
+    t.is(after.length, before.length);
+    after.forEach((row: Record<string, unknown>, i: number) => {
+      const record = [...early, ...later].find((r) => r.proofId === row.proof_id)!;
+      t.is(Number(row.created_at_ms), record.createdAtMs, `${record.taskId}`);
+      // Every other column as it was.
+      t.deepEqual({ ...row, created_at_ms: null }, { ...before[i], created_at_ms: null });
+    });
+    t.is(early[0]!.createdAtMs, Date.parse('0000-01-01T00:00:00Z'));
+    const asc = await store.search(WALLET_A, { order: 'asc', limit: 10 });
+    t.deepEqual(asc.items.map((p) => p.taskId), ['year-0', 'year-50', 'year-1899', 'year-2026']);
+    const before1000 = await store.search(WALLET_A, { order: 'desc', limit: 10, createdBeforeMs: Date.parse('1000-01-01T00:00:00Z') });
+    t.deepEqual(before1000.items.map((p) => p.taskId), ['year-50', 'year-0']);
+    t.deepEqual((await store.get(WALLET_B, early[2]!.proofId))?.envelope, early[2]!.envelope);
+  });
+}
