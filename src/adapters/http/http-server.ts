@@ -1,5 +1,6 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 
 export interface RunningServer {
@@ -22,7 +23,18 @@ const IDLE_DRAIN_MS = 1_000;
 
 export async function listen(app: Koa, port: number, host: string): Promise<RunningServer> {
   let closing = false;
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer(handle);
+  server.on('clientError', answerUnreadable);
+  // CONNECT is taken out of the HTTP exchange for tunnelling; this is no proxy, so the app
+  // answers it as any method (405 with Allow on a route, 404 elsewhere) and the connection ends.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as net.Socket);
+    res.once('finish', () => socket.end());
+    void handle(req, res);
+  });
   // While stopping, answers close their connection (Connection: close), so a keep-alive
   // client ends it cleanly after its answer and opens no further request on it. That holds
   // for answers to requests that came before the stop but are written after it, too.
@@ -74,4 +86,40 @@ export async function listen(app: Koa, port: number, host: string): Promise<Runn
         });
       }),
   };
+}
+
+/**
+ * A request Node's HTTP parser cannot read never reaches the app; it still gets the JSON
+ * `{detail, code}` every other error has (Node's own answer is a bare status line), and the
+ * connection closes, as the rest of its bytes cannot be trusted.
+ */
+function answerUnreadable(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  // Nothing to answer on a connection already gone, nor in the middle of another response.
+  const inProgress = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inProgress?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, detail] = unreadable(err);
+  const body = JSON.stringify({ detail, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function unreadable(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [number, string, string] {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'headers_too_large', 'the request line and headers are too large (16 KiB at most)'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request_timeout', 'the request did not arrive in time'];
+    case 'HPE_INVALID_METHOD': {
+      // The method token, if it is one (RFC 9110 tchar), to name it; never anything else of the request.
+      const method = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}(?= )/.exec(err.rawPacket?.toString('latin1') ?? '')?.[0];
+      return [400, 'bad_request', method ? `malformed HTTP request: "${method}" is not an HTTP method this server reads` : 'malformed HTTP request'];
+    }
+    default:
+      return [400, 'bad_request', 'malformed HTTP request'];
+  }
 }

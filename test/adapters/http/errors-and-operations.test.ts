@@ -1,5 +1,6 @@
 import test from 'ava';
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as ioTs from 'io-ts';
 import { documented } from '../../../src/adapters/http/openapi/codec-schema.js';
@@ -153,6 +154,51 @@ test('errors raised outside the routes carry a code too', async (t) => {
   t.deepEqual([malformed.status, malformed.body.code], [400, 'malformed_json']);
   const large = await registry.call(WALLET_A, 'POST', '/v1/proofs', JSON.stringify({ envelope: 'x'.repeat(10_000) }));
   t.deepEqual([large.status, large.body.code], [413, 'body_too_large']);
+});
+
+/** Writes raw bytes to the registry and reads until the server closes: status, headers and body. */
+async function rawExchange(bytes: string): Promise<{ status: number; headers: string; body: string }> {
+  const url = new URL(registry.url);
+  const socket = connect(Number(url.port), url.hostname);
+  socket.write(bytes);
+  let text = '';
+  for await (const chunk of socket) text += (chunk as Buffer).toString('latin1');
+  const [head, body = ''] = text.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? '')?.[1]), headers: head ?? '', body };
+}
+
+test('a method the routes do not take is 405 with Allow, also one no route takes anywhere', async (t) => {
+  for (const method of ['TRACE', 'PROPFIND', 'PURGE']) {
+    const res = await rawExchange(`${method} /v1/proofs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    t.is(res.status, 405, method);
+    t.regex(res.headers, /\r\nallow: [A-Z, ]*POST/i, method);
+    t.deepEqual(JSON.parse(res.body), { detail: `${method} is not allowed on /v1/proofs (allowed: ${/\r\nallow: ([^\r]*)/i.exec(res.headers)![1]})`, code: 'method_not_allowed' });
+  }
+  const unknownPath = await rawExchange('TRACE /v1/nothing-here HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  t.is(unknownPath.status, 404);
+});
+
+test('CONNECT is answered like any other method, and the connection ends', async (t) => {
+  const route = await rawExchange('CONNECT /v1/proofs HTTP/1.1\r\nHost: x\r\n\r\n');
+  t.is(route.status, 405);
+  t.is(JSON.parse(route.body).code, 'method_not_allowed');
+  const authority = await rawExchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+  t.is(authority.status, 404);
+  t.is(JSON.parse(authority.body).code, 'not_found');
+});
+
+test('requests the HTTP parser cannot read still get a JSON detail', async (t) => {
+  const unknownMethod = await rawExchange('FOO /v1/proofs HTTP/1.1\r\nHost: x\r\n\r\n');
+  t.is(unknownMethod.status, 400);
+  t.deepEqual(JSON.parse(unknownMethod.body), { detail: 'malformed HTTP request: "FOO" is not an HTTP method this server reads', code: 'bad_request' });
+  const longUrl = await rawExchange(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  t.is(longUrl.status, 431);
+  t.is(JSON.parse(longUrl.body).code, 'headers_too_large');
+  const garbage = await rawExchange('\u0001\u0002 not http\r\n\r\n');
+  t.is(garbage.status, 400);
+  t.is(JSON.parse(garbage.body).detail, 'malformed HTTP request');
+  // The server goes on serving.
+  t.is((await registry.call(null, 'GET', '/health')).status, 200);
 });
 
 test('a query parameter given twice is 400 on every route, one that reads none included', async (t) => {
