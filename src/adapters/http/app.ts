@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
 import type { RateLimiter } from '../../application/ports/rate-limiter.js';
 import { authFailureToHttp } from './auth-failure-status.js';
-import { assertWellFormedQuery, decodeOr422, singleValuedQuery } from './decode.js';
+import { assertWellFormedQuery, decodeOr422, knownParameters, singleValuedQuery } from './decode.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
 import type { AnyRoute } from './route.js';
@@ -109,7 +109,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       const reply = await spec.handle({
         principal,
         params: spec.params ? decodeOr422(spec.params, ctx.params, 'path') : ctx.params,
-        query: spec.query ? decodeOr422(spec.query, singleValuedQuery(ctx.query), 'query') : {},
+        query: spec.query ? decodeOr422(spec.query, knownParameters(spec.query, singleValuedQuery(ctx.query)), 'query') : {},
         body: spec.body ? decodeOr422(spec.body, bodyOf(ctx), 'body') : undefined,
         ...(spec.rawBody ? { rawBody: rawBodyOf(ctx) } : {}),
         ctx,

@@ -12,6 +12,24 @@ export function decodeOr422<A>(codec: t.Type<A, unknown, unknown>, value: unknow
   return fail(422, `${subject} ${problem}`, { code: 'validation_error', path: path === '(body)' ? null : path, in: where });
 }
 
+/**
+ * Refuses a query parameter the route does not take (its codec's members): a misspelt filter
+ * (`?robot=…` for `?robot_id=…`) would otherwise be dropped, and the list come back unfiltered.
+ */
+export function knownParameters<Q extends Record<string, unknown>>(codec: t.Mixed, query: Q): Q {
+  const props = (codec as { props?: t.Props }).props;
+  if (props === undefined) return query;
+  const unknown = Object.keys(query).find((k) => !Object.hasOwn(props, k));
+  if (unknown !== undefined) {
+    fail(400, `query parameter ${JSON.stringify(unknown.slice(0, 100))} is not one this route takes (it takes ${Object.keys(props).join(', ')})`, {
+      code: 'bad_query',
+      path: unknown.slice(0, 100),
+      in: 'query',
+    });
+  }
+  return query;
+}
+
 /** Query strings arrive as text; repeated parameters arrive as arrays, which no route takes. */
 export function singleValuedQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -102,6 +102,24 @@ test('list parameters out of range are 422; repeated ones are 400', async (t) =>
   t.is((await registry.call(WALLET_A, 'GET', '/v1/proofs?limit=1&limit=2')).status, 400);
 });
 
+test('a filter a list or search does not take is refused, never dropped', async (t) => {
+  const wallet = 'StrictFilterWallet1111111111111111111111111111';
+  t.is((await registry.call(wallet, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'kept', robotId: 'arm-1' }) })).status, 200);
+  for (const q of ['robot=arm-2', 'task_id[]=x', 'task_id[a]=x', 'bogus=1&task_id=kept']) {
+    const res = await registry.call(wallet, 'GET', `/v1/proofs?${q}`);
+    t.is(res.status, 400, q);
+    t.is(res.body.code, 'bad_query', q);
+    t.regex(res.body.detail, /^query parameter ".+" is not one this route takes \(it takes task_id, robot_id, /, q);
+  }
+  const typo = await registry.call(wallet, 'POST', '/v1/proofs/search', { robot: 'arm-2' });
+  t.is(typo.status, 422);
+  t.is(typo.body.path, 'robot');
+  t.regex(typo.body.detail, /^robot is not a member of this body \(it takes task_id, robot_id, /);
+  // The known ones still work, alone and together.
+  t.is((await registry.call(wallet, 'GET', '/v1/proofs?robot_id=arm-1&limit=5')).body.items.length, 1);
+  t.is((await registry.call(wallet, 'POST', '/v1/proofs/search', { robot_id: 'arm-2', limit: 5 })).body.items.length, 0);
+});
+
 test('POST /v1/proofs/search combines filters, topic, text and time range', async (t) => {
   const wallet = 'SearchWallet111111111111111111111111111111111';
   const put = (o: Parameters<typeof anEnvelope>[0]) => registry.call(wallet, 'POST', '/v1/proofs', { envelope: anEnvelope(o) });

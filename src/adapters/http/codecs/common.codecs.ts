@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { parseRfc3339 } from '../../../domain/protocol/datetime.js';
 import { hasCharacters } from '../../../domain/text/characters.js';
-import { documented } from '../openapi/codec-schema.js';
+import { documented, schemaOf } from '../openapi/codec-schema.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -76,3 +76,31 @@ export const Cursor = documented(boundedString(1, 200, 'cursor'), {
 export const NullableString = t.union([t.string, t.null]);
 
 export const ErrorBody = t.intersection([t.type({ detail: t.string }), t.partial({ code: t.string })], 'Error');
+
+/**
+ * `codec` (a t.partial) that also refuses members it does not name, each a 422 naming the
+ * member: for bodies of filters, where a misspelt one (`{"robot": …}`) would otherwise be
+ * dropped and the result come back unfiltered. Documented with `additionalProperties: false`.
+ */
+export function closed<P extends t.Props>(codec: t.PartialC<P>): t.Type<t.TypeOf<t.PartialC<P>>, t.OutputOf<t.PartialC<P>>, unknown> & { readonly props: P } {
+  const known = Object.keys(codec.props).join(', ');
+  const type = new t.Type<t.TypeOf<t.PartialC<P>>, t.OutputOf<t.PartialC<P>>, unknown>(
+    codec.name,
+    codec.is,
+    (u, c) => {
+      if (typeof u === 'object' && u !== null && !Array.isArray(u)) {
+        const unknown = Object.keys(u).find((k) => !Object.hasOwn(codec.props, k));
+        if (unknown !== undefined) {
+          const value = (u as Record<string, unknown>)[unknown];
+          return t.failure(value, t.appendContext(c, unknown, t.unknown, value), `is not a member of this body (it takes ${known})`);
+        }
+      }
+      // As the t.partial itself, so that a failure reads as one of an object ("must be an object").
+      const last = c[c.length - 1];
+      return codec.validate(u, last === undefined ? c : [...c.slice(0, -1), { ...last, type: codec }]);
+    },
+    codec.encode,
+  );
+  documented(type, { ...schemaOf(codec), additionalProperties: false });
+  return Object.assign(type, { props: codec.props });
+}

@@ -3,7 +3,7 @@ import { ClaimedDigest, EnvelopeCodec, NonEmptyString } from '../../../applicati
 import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
 import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
-import { boundedString, Cursor, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
+import { boundedString, closed, Cursor, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
 
 // The protocol's own string rules, as the document shows them.
 documented(NonEmptyString, { type: 'string', minLength: 1 });
@@ -70,7 +70,7 @@ const FilterProps = {
 /** GET /v1/proofs takes every filter of a search as a query parameter. */
 export const ListQuery = t.partial({ ...FilterProps, limit: LimitFromQuery }, 'ListProofsQuery');
 
-export const SearchBody = t.partial({ ...FilterProps, limit: LimitFromBody }, 'SearchProofs');
+export const SearchBody = closed(t.partial({ ...FilterProps, limit: LimitFromBody }, 'SearchProofs'));
 
 const ProofIdParam = documented(
   new t.Type<string>('proof_id', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' ? t.success(u) : t.failure(u, c)), t.identity),

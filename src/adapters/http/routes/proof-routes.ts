@@ -33,13 +33,13 @@ export interface ProofRouteDeps {
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string.',
+  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string: a broken percent-escape, a parameter given twice, or one the route does not take.',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
   403: 'Wallet mismatch or token balance below the minimum.',
   404: 'No such proof for this wallet.',
   413: 'Body over the size limit.',
   415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
-  422: 'Validation or verification failed; detail names the member.',
+  422: 'Validation or verification failed, or a search body member that is not a filter; detail names the member.',
   429: 'Rate limited; see Retry-After.',
   503: 'A dependency is down; see Retry-After.',
 };
