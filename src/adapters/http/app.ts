@@ -35,7 +35,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
-  const router = new Router();
+  const router = new Router({ sensitive: true });
   const parsers = new Map<string, Koa.Middleware>();
   const parserFor = (limit: number, includeUnparsed: boolean) => {
     const key = `${limit} ${includeUnparsed}`;

@@ -148,6 +148,9 @@ test('credentials are checked before the body is read', async (t) => {
 test('errors raised outside the routes carry a code too', async (t) => {
   const unknown = await registry.call(null, 'GET', '/v1/nothing-here');
   t.deepEqual([unknown.status, unknown.body.code], [404, 'not_found']);
+  // Paths are case-sensitive: /V1/proofs is no route, not /v1/proofs.
+  const upper = await registry.call(WALLET_A, 'GET', '/V1/proofs');
+  t.deepEqual([upper.status, upper.body.code], [404, 'not_found']);
   const method = await registry.call(WALLET_A, 'DELETE', '/v1/verify');
   t.deepEqual([method.status, method.body.code], [405, 'method_not_allowed']);
   const malformed = await registry.call(WALLET_A, 'POST', '/v1/proofs', '{"envelope": ');
