@@ -12,6 +12,8 @@ export interface SearchResult {
 
 export type SearchFailure =
   | { readonly _tag: 'InvalidCursor' }
+  /** A cursor of a list with another order or other filters. */
+  | { readonly _tag: 'CursorOfOtherQuery' }
   | { readonly _tag: 'InvalidRange'; readonly detail: string };
 
 export const MAX_PAGE = 200;
@@ -28,9 +30,10 @@ export class SearchProofs {
     if (query.createdAfterMs !== undefined && query.createdBeforeMs !== undefined && query.createdAfterMs > query.createdBeforeMs) {
       return E.left({ _tag: 'InvalidRange', detail: 'created_after must not be later than created_before' });
     }
-    const after = cursor === undefined ? undefined : decodeCursor(cursor);
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, query);
     if (after === null) return E.left({ _tag: 'InvalidCursor' });
+    if (after === 'other-query') return E.left({ _tag: 'CursorOfOtherQuery' });
     const page = await this.store.search(input.wallet, { ...query, ...(after ? { after } : {}) });
-    return E.right({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
+    return E.right({ items: page.items, nextCursor: page.next ? encodeCursor(page.next, query) : null });
   }
 }

@@ -93,6 +93,32 @@ test('GET /v1/proofs lists newest first with cursor pages and filters', async (t
   t.deepEqual(odd.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-20T01:00:00Z']);
 });
 
+test('a cursor pages on only the list it came from: another order or other filters are 422', async (t) => {
+  const wallet = 'CursorWallet11111111111111111111111111111111';
+  for (let i = 0; i < 5; i++) {
+    const envelope = anEnvelope({ taskId: i % 2 ? 'odd' : 'even', createdAt: `2026-11-21T0${i}:00:00Z` });
+    t.is((await registry.call(wallet, 'POST', '/v1/proofs', { envelope })).status, 200);
+  }
+  const search = (body: Record<string, unknown>) => registry.call(wallet, 'POST', '/v1/proofs/search', body);
+  const first = await search({ order: 'asc', limit: 2 });
+  const cursor = first.body.next_cursor as string;
+  // The same order and filters, any page size; the list route takes it too.
+  const next = await search({ order: 'asc', limit: 3, cursor });
+  t.deepEqual(next.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-21T02:00:00Z', '2026-11-21T03:00:00Z', '2026-11-21T04:00:00Z']);
+  t.is((await registry.call(wallet, 'GET', `/v1/proofs?order=asc&limit=1&cursor=${cursor}`)).body.items[0].created_at, '2026-11-21T02:00:00Z');
+  for (const other of [{ order: 'desc' }, {}, { order: 'asc', task_id: 'odd' }, { order: 'asc', created_after: '2026-11-21T00:00:00Z' }]) {
+    const res = await search({ ...other, cursor });
+    t.is(res.status, 422, JSON.stringify(other));
+    t.is(res.body.code, 'invalid_cursor');
+    t.regex(res.body.detail, /another order or other filters/);
+  }
+  // A cursor of the earlier form (position only) is still taken.
+  const [createdAtMs, proofId] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  const older = Buffer.from(`${createdAtMs}.${proofId}`, 'utf8').toString('base64url');
+  t.deepEqual((await search({ order: 'asc', limit: 1, cursor: older })).body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-21T02:00:00Z']);
+  t.is((await search({ order: 'asc', cursor: `${cursor}x` })).body.code, 'invalid_cursor');
+});
+
 test('list parameters out of range are 422; repeated ones are 400', async (t) => {
   for (const q of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'cursor=nope']) {
     const res = await registry.call(WALLET_A, 'GET', `/v1/proofs?${q}`);

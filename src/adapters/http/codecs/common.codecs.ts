@@ -70,7 +70,7 @@ export const LimitFromBody = pageLimit(false);
 
 export const Cursor = documented(boundedString(1, 200, 'cursor'), {
   type: 'string',
-  description: 'Opaque; the next_cursor of the previous page.',
+  description: 'Opaque; the next_cursor of the previous page, sent with the same order and filters (limit may change).',
 });
 
 export const NullableString = t.union([t.string, t.null]);

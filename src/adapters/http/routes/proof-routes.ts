@@ -206,9 +206,12 @@ const recordBody = (r: ProofRecord) => ({ ...summaryBody(r), envelope: r.envelop
 
 function page(result: E.Either<SearchFailure, { items: readonly ProofSummary[]; nextCursor: string | null }>) {
   if (E.isLeft(result)) {
-    throw result.left._tag === 'InvalidCursor'
+    const failure = result.left;
+    throw failure._tag === 'InvalidCursor'
       ? new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' })
-      : new HttpError(422, result.left.detail, { code: 'validation_error' });
+      : failure._tag === 'CursorOfOtherQuery'
+        ? new HttpError(422, 'cursor belongs to a list with another order or other filters; page on with the same ones, or start again without a cursor', { code: 'invalid_cursor' })
+        : new HttpError(422, failure.detail, { code: 'validation_error' });
   }
   return { status: 200, body: { items: result.right.items.map(summaryBody), next_cursor: result.right.nextCursor } };
 }
