@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
 import type { RateLimiter } from '../../application/ports/rate-limiter.js';
 import { authFailureToHttp } from './auth-failure-status.js';
-import { assertWellFormedQuery, decodeOr422, knownParameters, singleValuedQuery } from './decode.js';
+import { assertWellFormedPath, assertWellFormedQuery, decodeOr422, knownParameters, singleValuedQuery } from './decode.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
 import type { AnyRoute } from './route.js';
@@ -78,6 +78,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
           const allow = fixed.join(', ');
           throw new HttpError(405, `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, { code: 'method_not_allowed' }, { Allow: allow });
         }
+        if (parameterized) assertWellFormedPath(ctx.path);
         assertWellFormedQuery(ctx.querystring);
         // A parameter given twice is 400 on every route, those that read no parameters included.
         if (!spec.query && ctx.querystring !== '') singleValuedQuery(ctx.query);

@@ -56,6 +56,22 @@ export function assertWellFormedQuery(querystring: string): void {
   }
 }
 
+/**
+ * Refuses a path with a broken percent-escape (`%FF`, `%ZZ`, an encoded lone surrogate). The
+ * router would keep such a segment as it is, so `/v1/fleet/devices/%FF/health` would make a
+ * device called "%FF".
+ */
+export function assertWellFormedPath(path: string): void {
+  if (!path.includes('%')) return;
+  for (const segment of path.split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      fail(400, `malformed path: ${JSON.stringify(segment.slice(0, 100))} has an invalid percent-escape`, { code: 'bad_path' });
+    }
+  }
+}
+
 function fail(status: number, detail: string, extra: Record<string, unknown>): never {
   throw new HttpError(status, detail, extra);
 }

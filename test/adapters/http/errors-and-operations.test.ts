@@ -87,6 +87,11 @@ test('GET /openapi.json is a valid OpenAPI 3.1 document covering every route', a
   const submit = res.body.paths['/v1/proofs'].post;
   t.deepEqual(submit.requestBody.content['application/json'].schema.required, ['envelope']);
   t.truthy(submit.requestBody.content['application/json'].schema.properties.envelope.properties.payload);
+  // Every operation documents its 400 (a repeated query parameter is one on every route).
+  for (const [path, operations] of Object.entries(res.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+    for (const [method, op] of Object.entries(operations)) t.truthy(op.responses['400'], `${method} ${path}`);
+  }
+  t.is(res.body.paths['/v1/proofs/search'].post.requestBody.content['application/json'].schema.additionalProperties, false);
 });
 
 test('real responses match the schemas the OpenAPI document gives them, formats included', async (t) => {

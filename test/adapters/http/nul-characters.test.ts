@@ -79,3 +79,40 @@ test('U+0000 on PostgreSQL', async (t) => {
   t.teardown(() => registry.close());
   await everyNulInput(t, registry);
 });
+
+test('fleet names, descriptions, health messages and device id lists holding a lone surrogate are 422 and change nothing', async (t) => {
+  const registry = await startTestRegistry();
+  t.teardown(() => registry.close());
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/fleet/devices/arm-1/health', { status: 'ok', message: 'fine' })).status, 201);
+  for (const [method, path, body] of [
+    ['PATCH', '/v1/fleet/devices/arm-1/name', { name: 'x\ud800' }],
+    ['POST', '/v1/fleet/groups', { name: 'lone\ud800' }],
+    ['POST', '/v1/fleet/groups', { name: 'g', description: 'd\udc00' }],
+    ['POST', '/v1/fleet/devices/arm-1/health', { status: 'degraded', message: '\ud800' }],
+    ['POST', '/v1/fleet/groups/none-such/assign', { device_ids: ['\udbff'] }],
+  ] as const) {
+    const res = await registry.call(WALLET_A, method, path, body);
+    t.is(res.status, 422, `${method} ${path} ${JSON.stringify(body)}`);
+    t.regex(res.body.detail, /lone surrogate/);
+  }
+  const device = await registry.call(WALLET_A, 'GET', '/v1/fleet/devices/arm-1');
+  t.is(device.body.name, 'arm-1');
+  t.is(device.body.last_health.status, 'ok');
+  t.deepEqual((await registry.call(WALLET_A, 'GET', '/v1/fleet/groups')).body.items, []);
+  // A pair of surrogates (a character outside the BMP) is text like any other.
+  t.is((await registry.call(WALLET_A, 'PATCH', '/v1/fleet/devices/arm-1/name', { name: 'bot \u{1F916}' })).status, 200);
+});
+
+test('a device id with a broken percent-escape is 400, never a device of that literal text', async (t) => {
+  const registry = await startTestRegistry();
+  t.teardown(() => registry.close());
+  for (const id of ['%FF', '%ED%A0%80', 'a%ZZ', '%']) {
+    const res = await registry.call(WALLET_A, 'POST', `/v1/fleet/devices/${id}/health`, { status: 'ok' });
+    t.is(res.status, 400, id);
+    t.is(res.body.code, 'bad_path', id);
+  }
+  t.deepEqual((await registry.call(WALLET_A, 'GET', '/v1/fleet')).body.devices, []);
+  // A well-formed escape is the character it stands for.
+  t.is((await registry.call(WALLET_A, 'POST', '/v1/fleet/devices/bot-%C3%A9/health', { status: 'ok' })).status, 201);
+  t.is((await registry.call(WALLET_A, 'GET', '/v1/fleet/devices/bot-%C3%A9')).body.device_id, 'bot-é');
+});

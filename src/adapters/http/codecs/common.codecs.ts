@@ -5,6 +5,10 @@ import { documented, schemaOf } from '../openapi/codec-schema.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Whether `text` holds a lone surrogate: valid in JSON (`"\ud800"`), but with no UTF-8 form, so no database stores it as written. */
+export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
+export const LONE_SURROGATE_PROBLEM = 'must not contain a lone surrogate (it has no UTF-8 form)';
+
 const kind = (u: unknown) => (u === null ? 'null' : Array.isArray(u) ? 'an array' : typeof u);
 
 /**
@@ -26,7 +30,7 @@ export function boundedString(min: number, max: number, name = `string(${min}..$
             : u.includes('\u0000')
               ? t.failure(u, c, 'must not contain U+0000 (NUL)')
               : LONE_SURROGATE.test(u)
-                ? t.failure(u, c, 'must not contain a lone surrogate (it has no UTF-8 form)')
+                ? t.failure(u, c, LONE_SURROGATE_PROBLEM)
                 : t.success(u),
       t.identity,
     ),

@@ -6,7 +6,7 @@ import { MAX_DEVICES_PER_CHANGE } from '../../../domain/fleet/group.js';
 import { HEALTH_LEVELS, HEALTH_LIMITS, type HealthLevel } from '../../../domain/fleet/health-report.js';
 import { DESCRIPTION_MAX, NAME_MAX } from '../../../domain/fleet/names.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
-import { boundedString, LimitFromQuery, NullableString } from './common.codecs.js';
+import { boundedString, hasLoneSurrogate, LimitFromQuery, LONE_SURROGATE_PROBLEM, NullableString } from './common.codecs.js';
 import { ProofSummaryResponse } from './proof.codecs.js';
 
 /** A codec from a validating function; `phrase` completes "<path> …" on failure. */
@@ -39,11 +39,17 @@ function reading(name: string, { min, max }: { min: number; max: number }) {
 
 /** Free text checked further by the domain (trimmed length); bounded here so huge bodies stop early. */
 const text = (name: string, documentedMax: number, description: string) =>
-  custom<string>(name, (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && u.length <= documentedMax * 4 ? u : undefined), (u) => (typeof u === 'string' ? `must be at most ${documentedMax} characters` : 'must be a string'), {
-    type: 'string',
-    maxLength: documentedMax,
-    description,
-  });
+  custom<string>(
+    name,
+    (u): u is string => typeof u === 'string',
+    (u) => (typeof u === 'string' && u.length <= documentedMax * 4 && !hasLoneSurrogate(u) ? u : undefined),
+    (u) => (typeof u !== 'string' ? 'must be a string' : hasLoneSurrogate(u) ? LONE_SURROGATE_PROBLEM : `must be at most ${documentedMax} characters`),
+    {
+      type: 'string',
+      maxLength: documentedMax,
+      description,
+    },
+  );
 
 const nullable = <A>(codec: t.Type<A, A, unknown>, name: string) =>
   documented(
@@ -108,7 +114,7 @@ const DeviceIdList = custom<string[]>(
   'device_ids',
   (u): u is string[] => Array.isArray(u),
   (u) =>
-    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && isDeviceId(id))
+    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && isDeviceId(id) && !hasLoneSurrogate(id))
       ? (u as string[])
       : undefined,
   (u) =>
@@ -116,7 +122,9 @@ const DeviceIdList = custom<string[]>(
       ? 'must be an array of device ids'
       : u.length < 1 || u.length > MAX_DEVICES_PER_CHANGE
         ? `must hold 1 to ${MAX_DEVICES_PER_CHANGE} device ids (got ${u.length})`
-        : `must hold strings of 1 to ${DEVICE_ID_MAX} characters`,
+        : u.some((id) => typeof id === 'string' && hasLoneSurrogate(id))
+          ? `must hold device ids without a lone surrogate (it has no UTF-8 form)`
+          : `must hold strings of 1 to ${DEVICE_ID_MAX} characters`,
   { type: 'array', items: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, minItems: 1, maxItems: MAX_DEVICES_PER_CHANGE },
 );
 export const DeviceIdsBody = t.type({ device_ids: DeviceIdList }, 'DeviceIds');
@@ -140,8 +148,8 @@ const Metrics = custom<Record<string, number> | null>(
 const Message = custom<string | null>(
   'message',
   (u): u is string | null => u === null || typeof u === 'string',
-  (u) => (u === null ? null : typeof u === 'string' && hasCharacters(u, 0, HEALTH_LIMITS.messageMax) && !u.includes('\u0000') ? u : undefined),
-  () => `must be a string of at most ${HEALTH_LIMITS.messageMax} characters, without U+0000`,
+  (u) => (u === null ? null : typeof u === 'string' && hasCharacters(u, 0, HEALTH_LIMITS.messageMax) && !u.includes('\u0000') && !hasLoneSurrogate(u) ? u : undefined),
+  () => `must be a string of at most ${HEALTH_LIMITS.messageMax} characters, without U+0000 or a lone surrogate`,
   { type: ['string', 'null'], maxLength: HEALTH_LIMITS.messageMax },
 );
 

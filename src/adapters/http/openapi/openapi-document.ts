@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { ErrorBody } from '../codecs/common.codecs.js';
 import type { AnyRoute } from '../route.js';
 import { schemaOf, type JsonSchema } from './codec-schema.js';
 
@@ -60,7 +61,7 @@ function operation(r: AnyRoute): Record<string, unknown> {
     ...(parameters.length ? { parameters } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } } : {}),
     responses: Object.fromEntries(
-      Object.entries(r.responses).map(([status, spec]) => [
+      Object.entries(withBadRequest(r)).map(([status, spec]) => [
         status,
         {
           description: spec.description,
@@ -70,6 +71,18 @@ function operation(r: AnyRoute): Record<string, unknown> {
       ]),
     ),
   };
+}
+
+/**
+ * Every route answers 400 to a query parameter given twice, and one with a path parameter to a
+ * broken percent-escape in it: documented where the route's own responses do not say 400.
+ */
+function withBadRequest(r: AnyRoute): AnyRoute['responses'] {
+  if (400 in r.responses) return r.responses;
+  const description = r.path.includes('{')
+    ? 'A path segment with a broken percent-escape, or a query parameter given twice.'
+    : 'A query parameter given twice, or one with a broken percent-escape.';
+  return { ...r.responses, 400: { description, body: ErrorBody } };
 }
 
 function propertySchema(codec: t.Mixed | undefined, name: string): JsonSchema {

@@ -33,7 +33,7 @@ export interface FleetRouteDeps {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string: a broken percent-escape, a parameter given twice, or one the route does not take.',
+  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string (a broken percent-escape, a parameter given twice, or one the route does not take), or a path segment with a broken percent-escape.',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
   403: 'Wallet mismatch or token balance below the minimum.',
   404: 'No such device or group for this wallet (another wallet\'s are never revealed).',
