@@ -398,7 +398,22 @@ test('a wallet holds at most 100 API keys: the 101st is 409 until one is deleted
   t.is(over.status, 409);
   t.is(over.body.code, 'too_many_keys');
   t.regex(over.body.detail, /at most 100 API keys/);
-  t.is((await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address })).body.items.length, 100);
+  const list = (query = '') => app.call('GET', `/v1/keys${query}`, { credential: token, wallet: alice.address });
+  t.is((await list('?limit=200')).body.items.length, 100);
   t.is((await app.call('DELETE', `/v1/keys/${made[0]!.body.key_id}`, { credential: token, wallet: alice.address })).status, 204);
   t.is((await create('key 100')).status, 201);
+
+  // Pages of 50 by default, in the order of the whole list, each continuing where the last ended.
+  const all = (await list('?limit=200')).body.items.map((k: { key_id: string }) => k.key_id) as string[];
+  const first = await list();
+  t.true(conforms(c.KeyListResponse, first.body));
+  t.deepEqual(first.body.items.map((k: { key_id: string }) => k.key_id), all.slice(0, 50));
+  // A key deleted between pages does not make the next page skip one.
+  t.is((await app.call('DELETE', `/v1/keys/${all[49]}`, { credential: token, wallet: alice.address })).status, 204);
+  const second = await list(`?cursor=${first.body.next_cursor}`);
+  t.deepEqual(second.body.items.map((k: { key_id: string }) => k.key_id), all.slice(50));
+  t.is(second.body.next_cursor, null);
+  for (const [query, status] of [['?limit=0', 422], ['?limit=201', 422], ['?cursor=nope', 422], ['?bogus=1', 400], ['?limit=1&limit=2', 400]] as const) {
+    t.is((await list(query)).status, status, query);
+  }
 });

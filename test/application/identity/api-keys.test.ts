@@ -35,8 +35,8 @@ test('usage figures move with each request: requests, errors, last used', async 
   id.usage.record(keyId, 500, 2_500);
   const listed = await id.listKeys.execute({ wallet: alice });
   if (E.isLeft(listed)) return t.fail();
-  t.like(listed.right[0], { requestCount: 4, errorCount: 2, lastUsedAtMs: 3_000 });
-  t.is(errorRate(listed.right[0]!), 0.5);
+  t.like(listed.right.items[0], { requestCount: 4, errorCount: 2, lastUsedAtMs: 3_000 });
+  t.is(errorRate(listed.right.items[0]!), 0.5);
   t.is(errorRate({ requestCount: 0, errorCount: 0 }), 0);
   t.is(errorRate({ requestCount: 3, errorCount: 1 }), 0.3333);
 });
@@ -47,7 +47,7 @@ test('a wallet sees and deletes only its own keys', async (t) => {
   await id.createKey.execute({ wallet: bob, name: 'b' });
   if (E.isLeft(a)) return t.fail();
   const listed = await id.listKeys.execute({ wallet: alice });
-  t.deepEqual(E.isRight(listed) ? listed.right.map((k) => k.name) : [], ['a']);
+  t.deepEqual(E.isRight(listed) ? listed.right.items.map((k) => k.name) : [], ['a']);
   t.deepEqual(await id.deleteKey.execute({ wallet: bob, keyId: a.right.record.keyId }), E.left({ _tag: 'KeyNotFound', keyId: a.right.record.keyId }));
   t.deepEqual(await id.deleteKey.execute({ wallet: alice, keyId: a.right.record.keyId }), E.right(undefined));
 });

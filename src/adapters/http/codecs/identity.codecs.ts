@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { isWalletAddress } from '../../../domain/identity/wallet-address.js';
 import { documented } from '../openapi/codec-schema.js';
-import { boundedString, NullableString } from './common.codecs.js';
+import { boundedString, LimitFromQuery, NullableString } from './common.codecs.js';
 
 const BASE58_32 = '^[1-9A-HJ-NP-Za-km-z]{32,44}$';
 
@@ -53,6 +53,15 @@ export const CreateKeyBody = t.type(
 );
 export const KeyIdParams = t.type({ key_id: boundedString(1, 64) });
 
+/** GET /v1/keys: a page of at most `limit` keys (default 50), after `cursor`. */
+export const KeyListQuery = t.partial(
+  {
+    limit: LimitFromQuery,
+    cursor: documented(boundedString(1, 200, 'key cursor'), { type: 'string', description: 'Opaque; the next_cursor of the previous page.' }),
+  },
+  'ApiKeyListQuery',
+);
+
 export const AccessCheckBody = t.type(
   {
     owner: SolanaAddress,
@@ -82,5 +91,5 @@ export const KeySummaryResponse = t.type(
   },
   'ApiKeySummary',
 );
-export const KeyListResponse = t.type({ items: t.array(KeySummaryResponse) }, 'ApiKeyList');
+export const KeyListResponse = t.type({ items: t.array(KeySummaryResponse), next_cursor: NullableString }, 'ApiKeyList');
 export const AccessCheckResponse = t.type({ allowed: t.boolean, reason: t.string, balance: t.number }, 'AccessCheckResult');

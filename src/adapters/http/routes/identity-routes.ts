@@ -3,7 +3,7 @@ import { describeInvalidText } from '../../../domain/fleet/names.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
-import { errorRate, type ListApiKeys } from '../../../application/identity/list-api-keys.js';
+import { errorRate, type KeyPosition, type ListApiKeys } from '../../../application/identity/list-api-keys.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
 import type { CompleteSignIn, SignInFailure } from '../../../application/identity/complete-sign-in.js';
 import type { StartSignIn } from '../../../application/identity/start-sign-in.js';
@@ -112,13 +112,17 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       summary: "List the wallet's API keys with their usage",
       description: 'request_count counts every request made with the key; error_count those answered with a status ≥ 400; error_rate is their ratio.',
       auth: 'jwt',
-      responses: { 200: { description: 'The keys, oldest first.', body: c.KeyListResponse }, ...errors(...AUTHED) },
-      handle: async ({ principal }) => {
-        const result = await d.listKeys.execute({ wallet: principal!.wallet });
-        const items = E.isRight(result) ? result.right : [];
+      query: c.KeyListQuery,
+      responses: { 200: { description: 'A page of keys, oldest first.', body: c.KeyListResponse }, ...errors(400, 422, ...AUTHED) },
+      handle: async ({ principal, query }) => {
+        const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor);
+        if (after === null) throw new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' });
+        const result = await d.listKeys.execute({ wallet: principal!.wallet, limit: query.limit ?? DEFAULT_KEY_PAGE, ...(after ? { after } : {}) });
+        const { items, next } = E.isRight(result) ? result.right : { items: [], next: null };
         return {
           status: 200,
           body: {
+            next_cursor: next === null ? null : encodeKeyCursor(next),
             items: items.map((k) => ({
               key_id: k.keyId,
               name: k.name,
@@ -192,5 +196,24 @@ export function signInFailureToHttp(f: SignInFailure): HttpError {
     case 'InsufficientBalance':
     case 'BalanceUnavailable':
       return authFailureToHttp(f);
+  }
+}
+
+const DEFAULT_KEY_PAGE = 50;
+
+/** Key cursors are opaque to clients: base64url of the JSON [createdAtMs, keyId]. */
+function encodeKeyCursor(p: KeyPosition): string {
+  return Buffer.from(JSON.stringify([p.createdAtMs, p.keyId]), 'utf8').toString('base64url');
+}
+
+function decodeKeyCursor(text: string): KeyPosition | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [createdAtMs, keyId] = value as [unknown, unknown];
+    return Number.isSafeInteger(createdAtMs) && typeof keyId === 'string' && keyId.length >= 1 && keyId.length <= 64 ? { createdAtMs: createdAtMs as number, keyId } : null;
+  } catch {
+    return null;
   }
 }
