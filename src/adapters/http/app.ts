@@ -382,6 +382,7 @@ function errorsToJson(logger: Logger, metrics: Pick<HttpMetrics, 'databaseErrors
         ctx.status = err.status;
         ctx.set(err.headers);
         ctx.body = { detail: err.detail, ...err.extra };
+        if (err.status === 413) await readTheRest(ctx);
         return;
       }
       const status = (err as { status?: unknown }).status;
@@ -389,9 +390,7 @@ function errorsToJson(logger: Logger, metrics: Pick<HttpMetrics, 'databaseErrors
         ctx.status = status;
         const detail = clientErrorDetail(status, err as Error);
         ctx.body = { detail, code: detail.startsWith('malformed JSON') ? 'malformed_json' : (STATUS_CODE[status] ?? 'bad_request') };
-        // The rest of an oversized body was never read, so the connection cannot carry another
-        // request: say so, rather than let the client's next request on it be reset.
-        if (status === 413) ctx.set('Connection', 'close');
+        if (status === 413) await readTheRest(ctx);
         return;
       }
       logger.error({ err, req_id: ctx.state.requestId }, 'unhandled error');
@@ -401,6 +400,43 @@ function errorsToJson(logger: Logger, metrics: Pick<HttpMetrics, 'databaseErrors
       ctx.body = { detail: ctx.status === 503 ? 'a dependency is unavailable; retry later' : 'internal server error', request_id: ctx.state.requestId };
     }
   };
+}
+
+/** The most of an oversized body read (and dropped) before the 413 goes out, and how long that may take. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/**
+ * Before a 413: the rest of the body is read and dropped, up to DRAIN_MAX_BYTES declared in
+ * Content-Length. Answering while the client is still sending, then closing, makes the kernel
+ * reset the connection over the unread bytes, and the client may then see the reset instead
+ * of the 413; read to its end, the connection even stays usable for the next request. A body
+ * of unknown length (chunked) or a larger one is not waited for: the answer says
+ * `Connection: close`, as the rest of the body cannot be told from a next request.
+ */
+async function readTheRest(ctx: Context): Promise<void> {
+  const req = ctx.req;
+  if (req.complete) return;
+  const declared = Number(req.headers['content-length']);
+  const drained =
+    Number.isSafeInteger(declared) &&
+    declared <= DRAIN_MAX_BYTES &&
+    (await new Promise<boolean>((resolve) => {
+      const done = (ended: boolean) => {
+        clearTimeout(timer);
+        req.off('end', onEnd).off('error', onError).off('close', onClose);
+        resolve(ended);
+      };
+      const onEnd = () => done(true);
+      const onError = () => done(false);
+      const onClose = () => done(req.complete);
+      const timer = setTimeout(() => done(false), DRAIN_MAX_MS);
+      req.on('end', onEnd).on('error', onError).on('close', onClose);
+      // The body parser may have left it piped into an inflater, or paused.
+      req.unpipe();
+      req.resume();
+    }));
+  if (!drained) ctx.set('Connection', 'close');
 }
 
 function clientErrorDetail(status: number, err: Error): string {

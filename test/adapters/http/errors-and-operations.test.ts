@@ -337,19 +337,23 @@ test('a signed envelope with "__proto__" members is stored and read back as sent
   t.is(Object.getPrototypeOf(JSON.parse(read).envelope.payload.meta), Object.prototype);
 });
 
-test('a body over the limit closes the connection, so the next request on a kept-alive one is not reset', async (t) => {
+test('a body over the limit of unknown length closes the connection; one of a declared length is read to its end and the connection kept', async (t) => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
   const send = (body: string | null, chunked: boolean) =>
-    new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    new Promise<{ status: number; connection: string | undefined; reused: boolean }>((resolve, reject) => {
       const req = httpRequest(`${registry.url}/v1/proofs/search`, {
         method: 'POST',
         agent,
-        headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', ...(chunked ? { 'transfer-encoding': 'chunked' } : {}) },
+        headers: {
+          ...authHeaders(WALLET_A),
+          'content-type': 'application/json',
+          ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(body ?? '')) }),
+        },
       });
       req.on('response', (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: req.reusedSocket }));
       });
       req.on('error', reject);
       if (body !== null) for (let i = 0; i < body.length; i += 16_384) req.write(body.slice(i, i + 16_384));
@@ -360,6 +364,16 @@ test('a body over the limit closes the connection, so the next request on a kept
   t.is(big.connection, 'close');
   const next = await send(JSON.stringify({ limit: 1 }), false);
   t.is(next.status, 200);
+  t.false(next.reused);
+
+  // Content-Length declared: the whole body is read before the 413, so the client is never
+  // reset while still sending, and the next request goes on the same connection.
+  const declared = await send(JSON.stringify({ text: 'x'.repeat(3_000_000) }), false);
+  t.is(declared.status, 413);
+  t.not(declared.connection, 'close');
+  const after = await send(JSON.stringify({ limit: 1 }), false);
+  t.is(after.status, 200);
+  t.true(after.reused);
 });
 
 test('GET on the search path is 405 with Allow: POST, not a lookup of a proof called "search"', async (t) => {
