@@ -122,7 +122,6 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
         return {
           status: 200,
           body: {
-            next_cursor: next === null ? null : encodeKeyCursor(next),
             items: items.map((k) => ({
               key_id: k.keyId,
               name: k.name,
@@ -133,6 +132,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
               error_count: k.errorCount,
               error_rate: errorRate(k),
             })),
+            next_cursor: next === null ? null : encodeKeyCursor(next),
           },
         };
       },
