@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { KnexProofStore, migrateLatest, openDatabase, type Database } from '../../../src/adapters/sql/index.js';
-import { migrations } from '../../../migrations/index.js';
-import { TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
+import { KnexProofStore, migrateLatest } from '../../../src/adapters/sql/index.js';
+import { emptyPostgresDatabase, emptySqliteDatabase, migrateTo, migrationsBefore } from '../../support/migrations.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
 /**
@@ -12,36 +8,8 @@ import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
  * created_at_ms their created_at text says, and nothing else of any row changes.
  */
 
-async function migrateTo(db: Database, last: string): Promise<void> {
-  const listed = migrations.slice(0, migrations.findIndex((m) => m.name === last) + 1);
-  await db.knex.migrate.latest({
-    migrationSource: {
-      getMigrations: async () => [...listed],
-      getMigrationName: (m: (typeof migrations)[number]) => m.name,
-      getMigration: async (m: (typeof migrations)[number]) => m.migration,
-    },
-    ...(db.schema !== undefined && { schemaName: db.schema }),
-  });
-}
-
-async function sqliteDatabase(t: ExecutionContext): Promise<Database> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'proof-registry-'));
-  const db = await openDatabase(`sqlite:${path.join(dir, 'registry.sqlite')}`);
-  t.teardown(async () => {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return db;
-}
-
-async function postgresDatabase(t: ExecutionContext): Promise<Database> {
-  const db = await openDatabase(TEST_POSTGRES_URL, { schema: uniqueSchemaName('early_years'), poolSize: 2 });
-  t.teardown(async () => {
-    await db.knex.raw('drop schema if exists ?? cascade', [db.schema!]);
-    await db.close();
-  });
-  return db;
-}
+const sqliteDatabase = emptySqliteDatabase;
+const postgresDatabase = (t: ExecutionContext) => emptyPostgresDatabase(t, 'early_years');
 
 /** What the parser gave before: Date.UTC's reading, years 0–99 as 1900–1999. */
 const oldMs = (text: string) => {
@@ -55,7 +23,7 @@ for (const [dialect, open] of [
 ] as const) {
   test(`${dialect}: 005_early_years puts proofs of years 0000–0099 before year 100, and changes nothing else`, async (t) => {
     const db = await open(t);
-    await migrateTo(db, '004_wallet_keys');
+    await migrateTo(db, migrationsBefore('005_early_years'));
     const store = new KnexProofStore(db);
     const early = [
       aProofRecord(WALLET_A, { seed: 1, taskId: 'year-0', createdAt: '0000-01-01T00:00:00Z', events: [] }),

@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
-import { KnexProofStore, migrateLatest, openDatabase, type Database } from '../../../src/adapters/sql/index.js';
+import { KnexProofStore, migrateLatest } from '../../../src/adapters/sql/index.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
 import type { ProofQuery } from '../../../src/application/ports/proof-store.js';
 import type { ProofRecord } from '../../../src/domain/proof/proof-record.js';
-import { migrations } from '../../../migrations/index.js';
-import { TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
+import { emptyPostgresDatabase, emptySqliteDatabase, migrateTo, migrationsBefore } from '../../support/migrations.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
 /**
@@ -17,37 +13,9 @@ import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
  * wallet still seeing only its own, and new proofs numbered after the old ones.
  */
 
-const BEFORE_004 = migrations.slice(0, migrations.findIndex((m) => m.name === '004_wallet_keys'));
-
-async function migrateTo(db: Database, listed: typeof migrations): Promise<void> {
-  await db.knex.migrate.latest({
-    migrationSource: {
-      getMigrations: async () => [...listed],
-      getMigrationName: (m: (typeof migrations)[number]) => m.name,
-      getMigration: async (m: (typeof migrations)[number]) => m.migration,
-    },
-    ...(db.schema !== undefined && { schemaName: db.schema }),
-  });
-}
-
-async function sqliteDatabase(t: ExecutionContext): Promise<Database> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'proof-registry-'));
-  const db = await openDatabase(`sqlite:${path.join(dir, 'registry.sqlite')}`);
-  t.teardown(async () => {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return db;
-}
-
-async function postgresDatabase(t: ExecutionContext): Promise<Database> {
-  const db = await openDatabase(TEST_POSTGRES_URL, { schema: uniqueSchemaName('wallet_keys'), poolSize: 2 });
-  t.teardown(async () => {
-    await db.knex.raw('drop schema if exists ?? cascade', [db.schema!]);
-    await db.close();
-  });
-  return db;
-}
+const BEFORE_004 = migrationsBefore('004_wallet_keys');
+const sqliteDatabase = emptySqliteDatabase;
+const postgresDatabase = (t: ExecutionContext) => emptyPostgresDatabase(t, 'wallet_keys');
 
 /** Rows as 001_proofs laid them out: the wallet's address where its key now is. */
 async function insertOldRows(knex: Knex, records: readonly ProofRecord[]): Promise<void> {
