@@ -358,18 +358,19 @@ function errorsToJson(logger: Logger, metrics: Pick<HttpMetrics, 'databaseErrors
   return async (ctx, next) => {
     try {
       await next();
-      // The router answers 501 to a method no route takes (TRACE, PROPFIND, CONNECT …), with
-      // the path's methods in Allow, empty when no route has this path: then it is a 404, and
-      // otherwise a 405, as for a method other paths take.
-      const allow = ctx.response.get('Allow');
-      if (ctx.body === undefined && ctx.status === 501 && allow === '') {
-        ctx.remove('Allow');
-        ctx.status = 404;
-      }
-      if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501) && allow !== '') {
-        ctx.status = 405;
-        ctx.body = { detail: `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, code: 'method_not_allowed' };
-        return;
+      // The router answers 405 to a method other paths take and 501 to one no route takes
+      // (TRACE, PROPFIND, CONNECT …), with the path's methods in Allow: empty when no route has
+      // this path, which is then a 404.
+      if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) {
+        const allow = ctx.response.get('Allow');
+        if (allow === '') {
+          ctx.remove('Allow');
+          ctx.status = 404;
+        } else {
+          ctx.status = 405;
+          ctx.body = { detail: `${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, code: 'method_not_allowed' };
+          return;
+        }
       }
       if (ctx.body === undefined && ctx.status in STATUS_DETAIL && ctx.status !== 204) {
         const detail = ctx.status === 404 ? `no route for ${ctx.method} ${ctx.path}` : STATUS_DETAIL[ctx.status]!;
