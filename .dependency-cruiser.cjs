@@ -36,6 +36,14 @@ module.exports = {
       to: { path: ['^src/adapters/(http|sql)', 'node_modules/(koa|@koa|knex|pg|sqlite3)/'] },
     },
     {
+      name: 'nothing-imports-the-library-entry',
+      comment:
+        'src/index.ts is what embedders import. Code inside src imports each thing from where it lives, so the entry stays a list of re-exports and never drags adapters into what imports it.',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/index\\.ts$' },
+      to: { path: '^src/index\\.ts$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -14,4 +14,17 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  {
+    // The library entry only re-exports: code of its own there would be a second home for it.
+    files: ['src/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Program > :not(ExportNamedDeclaration[source], ExportAllDeclaration)',
+          message: 'src/index.ts only re-exports (`export … from`); put the code where it belongs and re-export it.',
+        },
+      ],
+    },
+  },
 );

@@ -9,14 +9,13 @@ import type { ProofChecker } from './application/ports/proof-checker.js';
 import type { Clock } from './application/ports/clock.js';
 import type { ProofStore } from './application/ports/proof-store.js';
 import type { RateLimiter } from './application/ports/rate-limiter.js';
-import { ProofProtocol } from './application/proof-protocol.js';
+import type { ProofProtocol } from './application/proof-protocol.js';
 import { GetProof } from './application/proofs/get-proof.js';
 import { ScoreProof } from './application/proofs/score-proof.js';
 import { SearchProofs } from './application/proofs/search-proofs.js';
 import { SubmitProof } from './application/proofs/submit-proof.js';
 import { VerifyBatch } from './application/proofs/verify-batch.js';
-import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
-import { selectEd25519 } from './adapters/crypto/select-ed25519.js';
+import { createProofProtocol } from './adapters/crypto/proof-protocol-factory.js';
 import { createHttpApp } from './adapters/http/app.js';
 import { HttpMetrics } from './adapters/http/http-metrics.js';
 import { MeasuredProofChecker, MeasuredProofStore, MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
@@ -73,7 +72,8 @@ export interface Resources {
   readonly config: Config;
   readonly logger: Logger;
   readonly database: Database;
-  readonly blake3: HashWasmBlake3;
+  /** The proof protocol on this thread (createProofProtocol), with the configured limits. */
+  readonly protocol: ProofProtocol;
   readonly batchVerifier: BatchVerifier;
   readonly authenticator: Authenticator;
   readonly rateLimiter?: RateLimiter;
@@ -104,11 +104,7 @@ export function buildContainer(r: Resources): Container {
   c.bind<BatchVerifier>(TOKENS.BatchVerifier).toConstantValue(r.batchVerifier);
   c.bind<Authenticator>(TOKENS.Authenticator).toConstantValue(r.authenticator);
   c.bind<HttpMetrics>(TOKENS.Metrics).toConstantValue(r.overrides?.metrics ?? new HttpMetrics());
-  c.bind<ProofProtocol>(TOKENS.Protocol).toDynamicValue((ctx) => {
-    const ed25519 = selectEd25519();
-    const { maxDepth, maxEvents, maxBatch } = r.config;
-    return new MeasuredProofProtocol(new ProofProtocol(r.blake3, ed25519, ed25519, { maxDepth, maxEvents, maxBatch }), ctx.get(TOKENS.Metrics));
-  });
+  c.bind<ProofProtocol>(TOKENS.Protocol).toDynamicValue((ctx) => new MeasuredProofProtocol(r.protocol, ctx.get(TOKENS.Metrics)));
   c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue((ctx) => {
     if (r.overrides?.proofStore) return r.overrides.proofStore;
     const metrics = ctx.get<HttpMetrics>(TOKENS.Metrics);
@@ -252,7 +248,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       config,
       logger: options.logger,
       database,
-      blake3: await HashWasmBlake3.create(),
+      protocol: await createProofProtocol({ limits }),
       batchVerifier,
       authenticator: identity.authenticator,
       ...(identity.rateLimiter ? { rateLimiter: identity.rateLimiter } : {}),

@@ -2,25 +2,7 @@
  * Library entry: the proof protocol and the registry's domain, for embedding in other
  * services. Loads no HTTP server and no database driver.
  */
-import { ProofProtocol } from './application/proof-protocol.js';
-import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
-import { selectEd25519, type Ed25519Choice } from './adapters/crypto/select-ed25519.js';
-import { DEFAULT_LIMITS, type ProtocolLimits } from './domain/protocol/limits.js';
-
-export interface ProofProtocolOptions {
-  /**
-   * `sodium` (libsodium, fastest; the default where sodium-native loads, else `node`), `node`
-   * (node:crypto's OpenSSL) or `tweetnacl` (pure JS, runs anywhere). All accept the same signatures.
-   */
-  readonly ed25519?: Ed25519Choice;
-  readonly limits?: Partial<ProtocolLimits>;
-}
-
-export async function createProofProtocol(options: ProofProtocolOptions = {}): Promise<ProofProtocol> {
-  const ed = selectEd25519(options.ed25519);
-  return new ProofProtocol(await HashWasmBlake3.create(), ed, ed, { ...DEFAULT_LIMITS, ...options.limits });
-}
-
+export { createProofProtocol, type ProofProtocolOptions } from './adapters/crypto/proof-protocol-factory.js';
 export { ProofProtocol } from './application/proof-protocol.js';
 export { decodeEnvelope, prepareUnknown, toReport, verifyUnknown, type CheckStatus, type VerificationReport } from './application/verify-proof.js';
 export { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';

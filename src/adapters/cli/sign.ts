@@ -2,7 +2,7 @@ import { canonicalProblem } from '../../domain/protocol/canonical-problems.js';
 import { parseRfc3339 } from '../../domain/protocol/datetime.js';
 import { DEFAULT_LIMITS, jsonDepth } from '../../domain/protocol/limits.js';
 import type { JsonObject, ProofEnvelope } from '../../domain/protocol/envelope.js';
-import { createProofProtocol } from '../../index.js';
+import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
 import { CliError, EXIT_OK, isPlainObject, parseCommandArgs, parseJson, readSource, requireOption, type CliIo, type Command } from './command.js';
 import { readKeyFile } from './key-file.js';
 import { readTelemetry } from './telemetry-input.js';

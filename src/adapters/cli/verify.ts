@@ -1,5 +1,5 @@
 import type { VerificationReport } from '../../application/verify-proof.js';
-import { createProofProtocol } from '../../index.js';
+import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
 import {
   CliError,
   EXIT_INVALID,

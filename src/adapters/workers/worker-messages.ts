@@ -1,6 +1,6 @@
 import type { SignatureVerifier } from '../../domain/protocol/crypto.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
-import type { ProofProtocolOptions } from '../../index.js';
+import type { ProofProtocolOptions } from '../crypto/proof-protocol-factory.js';
 
 /** What the pool hands each worker at start: the same protocol options as its inline path. */
 export interface VerifyWorkerConfig {

@@ -8,7 +8,7 @@ import type { VerificationReport } from '../../application/verify-proof.js';
 import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
-import { createProofProtocol, type ProofProtocolOptions } from '../../index.js';
+import { createProofProtocol, type ProofProtocolOptions } from '../crypto/proof-protocol-factory.js';
 import { checkSafely, prepareSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
 import { toReport } from '../../application/verify-proof.js';
 import { signatureVerdict, type PendingSignature } from '../../domain/protocol/verify-envelope.js';

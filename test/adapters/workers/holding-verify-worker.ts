@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { checkSafely } from '../../../src/adapters/crypto/inline-batch-verifier.js';
-import { createProofProtocol } from '../../../src/index.js';
+import { createProofProtocol } from '../../../src/adapters/crypto/proof-protocol-factory.js';
 
 /**
  * A verify worker that answers no submission until it holds HELD messages of them at once,

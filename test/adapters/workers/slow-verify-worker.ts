@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { createProofProtocol } from '../../../src/index.js';
+import { createProofProtocol } from '../../../src/adapters/crypto/proof-protocol-factory.js';
 
 /**
  * A verify worker that answers each signature chunk correctly but only after 100 ms, as a
