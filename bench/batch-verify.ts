@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InlineBatchVerifier } from '../src/adapters/crypto/inline-batch-verifier.js';
-import { WorkerPoolBatchVerifier } from '../src/adapters/workers/worker-pool-batch-verifier.js';
+import { startVerifyPool } from '../src/adapters/workers/verify-pool.js';
+import { WorkerBatchVerifier } from '../src/adapters/workers/worker-batch-verifier.js';
 import type { ProofEnvelope } from '../src/domain/protocol/envelope.js';
 import { createProofProtocol } from '../src/index.js';
 import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
@@ -41,7 +42,8 @@ export async function benchBatchVerify(): Promise<BatchVerifyFigures> {
   const raw = await startRawVerifiers(envelopes, RAW_WORKER);
   const sodium = await startRawVerifiers(envelopes, RAW_SODIUM_WORKER);
   const inline = new InlineBatchVerifier(await createProofProtocol());
-  const pool = await WorkerPoolBatchVerifier.create();
+  const workers = await startVerifyPool();
+  const pool = new WorkerBatchVerifier(workers, await createProofProtocol());
   try {
     const rates = { raw: [] as number[], sodium: [] as number[], inline: [] as number[], pool: [] as number[] };
     for (let round = -2; round < ROUNDS; round++) {
@@ -55,7 +57,7 @@ export async function benchBatchVerify(): Promise<BatchVerifyFigures> {
     }
     return { rawVerifyPerSec: median(rates.raw), rawSodiumPerSec: median(rates.sodium), inlinePerSec: median(rates.inline), poolPerSec: median(rates.pool) };
   } finally {
-    await Promise.all([raw.close(), sodium.close(), pool.close()]);
+    await Promise.all([raw.close(), sodium.close(), workers.close()]);
   }
 }
 

@@ -26,7 +26,9 @@ import { proofRoutes } from './adapters/http/routes/proof-routes.js';
 import { openDatabase, type Database } from './adapters/sql/database.js';
 import { migrateLatest } from './adapters/sql/migrate.js';
 import { listen } from './adapters/http/http-server.js';
-import { WorkerPoolBatchVerifier } from './adapters/workers/worker-pool-batch-verifier.js';
+import { startVerifyPool } from './adapters/workers/verify-pool.js';
+import { WorkerBatchVerifier } from './adapters/workers/worker-batch-verifier.js';
+import { WorkerProofChecker } from './adapters/workers/worker-proof-checker.js';
 import { helperNiceFor, lowerHelperThreads } from './adapters/workers/thread-priority.js';
 import { KnexProofStore } from './adapters/sql/knex-proof-store.js';
 import type { RowWriter } from './adapters/sql/proof-batch-writer.js';
@@ -75,6 +77,8 @@ export interface Resources {
   /** The proof protocol on this thread (createProofProtocol), with the configured limits. */
   readonly protocol: ProofProtocol;
   readonly batchVerifier: BatchVerifier;
+  /** Checks submissions elsewhere (the verify workers); on the protocol, on this thread, by default. */
+  readonly checker?: ProofChecker;
   readonly authenticator: Authenticator;
   readonly rateLimiter?: RateLimiter;
   readonly extraRoutes?: readonly AnyRoute[];
@@ -117,8 +121,7 @@ export function buildContainer(r: Resources): Container {
   c.bind(TOKENS.SubmitProof).toDynamicValue((ctx) => {
     // Submissions are checked on the verify workers when there are some, off the event loop.
     const protocol = ctx.get<ProofProtocol>(TOKENS.Protocol);
-    const pool = r.batchVerifier as Partial<ProofChecker>;
-    const checker = typeof pool.check === 'function' ? new MeasuredProofChecker(pool as ProofChecker, ctx.get(TOKENS.Metrics)) : protocol.checker;
+    const checker = r.checker ? new MeasuredProofChecker(r.checker, ctx.get(TOKENS.Metrics)) : protocol.checker;
     return new SubmitProof(checker, new MeasuredProofStore(ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Metrics)), ctx.get(TOKENS.Clock));
   });
   c.bind(TOKENS.GetProof).toDynamicValue((ctx) => new GetProof(ctx.get(TOKENS.ProofStore)));
@@ -189,7 +192,7 @@ export interface RegistryOptions {
   /** Builds authentication on the opened database (the identity module in production). */
   readonly identity: (database: Database, clock: Clock, metrics: HttpMetrics) => Promise<IdentityParts>;
   /** Defaults to a worker pool sized by VERIFY_WORKERS (0 = one per core). */
-  readonly batchVerifier?: BatchVerifier & { close?(): Promise<void> };
+  readonly batchVerifier?: BatchVerifier;
   readonly overrides?: Resources['overrides'];
 }
 
@@ -229,14 +232,12 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     if (applied.length) options.logger.info({ migrations: applied }, 'database migrated');
     const limits = { maxDepth: config.maxDepth, maxEvents: config.maxEvents, maxBatch: config.maxBatch };
     const helperNice = helperNiceFor(config.helperThreadNice, availableParallelism());
-    const batchVerifier =
-      options.batchVerifier ??
-      (await WorkerPoolBatchVerifier.create({
-        ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}),
-        protocol: { limits },
-        niceIncrement: helperNice,
-      }));
-    if (batchVerifier !== options.batchVerifier && batchVerifier.close) opened.push(() => batchVerifier.close!());
+    const protocol = await createProofProtocol({ limits });
+    const pool = options.batchVerifier
+      ? null
+      : await startVerifyPool({ ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}), protocol: { limits }, niceIncrement: helperNice });
+    if (pool) opened.push(() => pool.close());
+    const batchVerifier = options.batchVerifier ?? new WorkerBatchVerifier(pool!, protocol);
     const proofRows = await startRowWriter(config, database, options.logger, helperNice);
     if (proofRows) opened.push(() => proofRows.close());
     const clock = options.overrides?.clock ?? new SystemClock();
@@ -248,7 +249,8 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       config,
       logger: options.logger,
       database,
-      protocol: await createProofProtocol({ limits }),
+      protocol,
+      ...(pool ? { checker: new WorkerProofChecker(pool, protocol) } : {}),
       batchVerifier,
       authenticator: identity.authenticator,
       ...(identity.rateLimiter ? { rateLimiter: identity.rateLimiter } : {}),

@@ -22,9 +22,8 @@ port.on('message', (request: ChunkRequest) => {
     if ('signatures' in request) {
       reply = verifySignatures(request.id, new Uint8Array(request.signatures), request.count);
     } else {
-      const envelopes = 'json' in request ? (JSON.parse(request.json) as unknown[]) : request.envelopes;
       // Check outcomes, far smaller to send back than reports.
-      reply = { type: 'done', id: request.id, results: envelopes.map((raw) => checkSafely(protocol, raw)) };
+      reply = { type: 'done', id: request.id, results: (JSON.parse(request.json) as unknown[]).map((raw) => checkSafely(protocol, raw)) };
     }
   } catch (error) {
     reply = { type: 'failed', id: request.id, error: error instanceof Error ? error.message : String(error) };

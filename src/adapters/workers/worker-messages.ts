@@ -2,21 +2,18 @@ import type { SignatureVerifier } from '../../domain/protocol/crypto.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { ProofProtocolOptions } from '../crypto/proof-protocol-factory.js';
 
-/** What the pool hands each worker at start: the same protocol options as its inline path. */
+/** What the pool hands each verify worker at start: the same protocol options as its inline path. */
 export interface VerifyWorkerConfig {
   readonly protocol: ProofProtocolOptions;
 }
 
 /**
- * A chunk of envelopes, as JSON text or as structured-clone data. JSON is the default:
+ * Work for a verify worker. Submissions travel as one JSON text of an array of envelopes:
  * measured on 2.5 KB proofs, JSON.stringify + JSON.parse cost about 10 + 13 µs per envelope
- * against 12 + 21 µs for the structured-clone serializer (v8.serialize/deserialize). Next to
- * the ~180 µs a worker spends verifying one, the two transports measured the same end to end
- * within noise; clone is exact for non-JSON values (Dates, undefined), JSON is cheaper.
+ * against 12 + 21 µs for the structured-clone serializer, and a request body is JSON anyway.
  */
 export type ChunkRequest =
   | { readonly id: number; readonly json: string }
-  | { readonly id: number; readonly envelopes: readonly unknown[] }
   /** Signatures alone (check 7 of a batch verify): `count` records of SIGNATURE_RECORD_BYTES, transferred. */
   | { readonly id: number; readonly signatures: ArrayBuffer; readonly count: number };
 
@@ -45,9 +42,9 @@ export type CheckOutcome =
 
 export type WorkerReply =
   | { readonly type: 'ready' }
-  /** One check outcome per envelope, in order, whatever the mode: the pool makes reports of them. */
+  /** One check outcome per envelope of a JSON request, in order. */
   | { readonly type: 'done'; readonly id: number; readonly results: CheckOutcome[] }
   /** One SIGNATURE verdict per record of a signatures request, in order. */
   | { readonly type: 'verified'; readonly id: number; readonly verdicts: Uint8Array }
-  /** The chunk could not be handled at all (e.g. unparseable text); the pool verifies it inline. */
+  /** The request could not be handled at all (e.g. unparseable text); the pool redoes it inline. */
   | { readonly type: 'failed'; readonly id: number; readonly error: string };
