@@ -17,6 +17,7 @@ import { SubmitProof } from './application/proofs/submit-proof.js';
 import { VerifyBatch } from './application/proofs/verify-batch.js';
 import { createProofProtocol } from './adapters/crypto/proof-protocol-factory.js';
 import { createHttpApp } from './adapters/http/app.js';
+import { databaseFailures } from './adapters/sql/database-errors.js';
 import { HttpMetrics } from './adapters/http/http-metrics.js';
 import { MeasuredProofChecker, MeasuredProofStore, MeasuredProofProtocol } from './adapters/http/measured-proof-protocol.js';
 import { openApiDocument } from './adapters/http/openapi/openapi-document.js';
@@ -163,9 +164,12 @@ export function buildContainer(r: Resources): Container {
     );
     return createHttpApp({
       routes,
-      authenticator: r.authenticator,
-      ...(r.rateLimiter ? { rateLimiter: r.rateLimiter } : {}),
-      ...(r.onAuthenticatedResponse ? { onAuthenticatedResponse: r.onAuthenticatedResponse } : {}),
+      access: {
+        authenticator: r.authenticator,
+        ...(r.rateLimiter ? { rateLimiter: r.rateLimiter } : {}),
+        ...(r.onAuthenticatedResponse ? { onAuthenticatedResponse: r.onAuthenticatedResponse } : {}),
+      },
+      failures: databaseFailures,
       metrics,
       logger: r.logger,
       bodyLimitBytes: r.config.bodyLimitBytes,

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createHttpApp } from '../../src/adapters/http/app.js';
+import { databaseFailures } from '../../src/adapters/sql/database-errors.js';
 import { HttpMetrics } from '../../src/adapters/http/http-metrics.js';
 import { openApiDocument } from '../../src/adapters/http/openapi/openapi-document.js';
 import type { AnyRoute } from '../../src/adapters/http/route.js';
@@ -100,9 +101,8 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
   const all: AnyRoute[] = [...routes, ...opsRoutes({ metrics, ready: async () => true, openapi: (): unknown => openApiDocument(all, { version: 'v1' }) })];
   const app = createHttpApp({
     routes: all,
-    authenticator: identity.authenticator,
-    rateLimiter: identity.rateLimiter,
-    onAuthenticatedResponse: identity.onAuthenticatedResponse,
+    access: { authenticator: identity.authenticator, rateLimiter: identity.rateLimiter, onAuthenticatedResponse: identity.onAuthenticatedResponse },
+    failures: databaseFailures,
     metrics,
     logger: silentLogger,
     bodyLimitBytes: config.bodyLimitBytes,

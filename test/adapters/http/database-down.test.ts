@@ -1,6 +1,5 @@
 import test from 'ava';
 import pg from 'pg';
-import { isDatabaseError, isUnavailable } from '../../../src/adapters/http/app.js';
 import { TEST_POSTGRES_URL } from '../../support/databases.js';
 import { anEnvelope, WALLET_A } from '../../support/mothers.js';
 import { startTestRegistry } from '../../support/registry.js';
@@ -34,22 +33,6 @@ test('a database that is gone is 503 with Retry-After, counted in database_error
   const metrics = await registry.call(null, 'GET', '/metrics');
   const errors = Number(/^database_errors_total (\d+)/m.exec(metrics.body)?.[1]);
   t.true(errors >= 3, `database_errors_total ${errors}`);
-});
-
-test('which failures are a dependency down (503) and which are the database at all (counted)', (t) => {
-  const pgError = (code: string) => Object.assign(new Error('x'), { code, severity: 'FATAL' });
-  for (const err of [pgError('3D000'), pgError('57P01'), pgError('08006'), pgError('53300'), pgError('28P01'), { code: 'ECONNREFUSED' }, { code: 'ENOTFOUND' }, { name: 'KnexTimeoutError' }, { code: 'SQLITE_BUSY' }]) {
-    t.true(isUnavailable(err), JSON.stringify(err));
-    t.true(isDatabaseError(err), JSON.stringify(err));
-  }
-  for (const err of [pgError('23505'), pgError('42P01'), { code: 'SQLITE_CONSTRAINT' }]) {
-    t.false(isUnavailable(err), JSON.stringify(err));
-    t.true(isDatabaseError(err), JSON.stringify(err));
-  }
-  for (const err of [new TypeError('bug'), { code: '3D000' }, null, 'text']) {
-    t.false(isUnavailable(err), JSON.stringify(err));
-    t.false(isDatabaseError(err), JSON.stringify(err));
-  }
 });
 
 test('a start that fails names the setting: the database, or where to listen', async (t) => {
