@@ -16,6 +16,6 @@ export { createEnvelope, type EnvelopeInput } from './domain/protocol/create-env
 export { prepareSignatureCheck, signatureVerdict, verifyEnvelope, type PendingSignature, type VerifiedProof } from './domain/protocol/verify-envelope.js';
 export { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from './domain/protocol/failures.js';
 export { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from './domain/protocol/limits.js';
-export { canonicalText } from './domain/protocol/canonical.js';
+export { CanonicalJson, canonicalText } from './domain/protocol/canonical.js';
 export { decodeBase64Strict, encodeBase64, bytesToHex, hexToBytes } from './domain/protocol/encoding.js';
 export { parseRfc3339 } from './domain/protocol/datetime.js';

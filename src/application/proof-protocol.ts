@@ -1,6 +1,6 @@
 import type * as E from 'fp-ts/lib/Either.js';
-import { canonicalPayloadText, canonicalText } from '../domain/protocol/canonical.js';
-import type { Blake3, Signer, SignatureVerifier } from '../domain/protocol/crypto.js';
+import { CanonicalJson } from '../domain/protocol/canonical.js';
+import { blake3Of, type Blake3, type Signer, type SignatureVerifier } from '../domain/protocol/crypto.js';
 import { createEnvelope, type EnvelopeInput } from '../domain/protocol/create-envelope.js';
 import type { ProofEnvelope } from '../domain/protocol/envelope.js';
 import type { ProofFailure } from '../domain/protocol/failures.js';
@@ -22,6 +22,9 @@ export class ProofProtocol {
     readonly limits: ProtocolLimits = DEFAULT_LIMITS,
   ) {}
 
+  /** This protocol's canonical JSON writer: its buffer and memo are reused from one envelope to the next. */
+  readonly canonical = new CanonicalJson();
+
   /** Verifies any JSON value as an envelope; never throws. */
   verify(raw: unknown): VerificationReport {
     return toReport(this.check(raw));
@@ -40,7 +43,7 @@ export class ProofProtocol {
    * e.g. on other threads: `signatureVerdict(pending, verifier.verify(…))` completes `check`.
    */
   prepare(raw: unknown): E.Either<ProofFailure, PendingSignature> {
-    return prepareUnknown(raw, this.blake3, this.limits);
+    return prepareUnknown(raw, this, this.limits);
   }
 
   /** Builds and signs an envelope with a 32-byte Ed25519 seed. */
@@ -48,9 +51,9 @@ export class ProofProtocol {
     return createEnvelope(input, seed, this);
   }
 
-  /** RFC 8785 canonical JSON text; throws on a value that has none (lone surrogate). */
+  /** RFC 8785 canonical text of a JSON value; throws on a value that has none (see CanonicalJson). */
   canonicalize(value: unknown): string {
-    const text = canonicalText(value);
+    const text = this.canonical.text(value);
     if (text === null) throw new TypeError('value has no canonical JSON form');
     return text;
   }
@@ -61,9 +64,9 @@ export class ProofProtocol {
 
   /** BLAKE3 of the canonical payload without its payload_hash member: the proof id. */
   payloadHash(payload: Record<string, unknown>): string {
-    const text = canonicalPayloadText(payload);
-    if (text === null) throw new TypeError('payload has no canonical JSON form');
-    return this.blake3.hashText(text);
+    const written = this.canonical.payload(payload);
+    if (written === null) throw new TypeError('payload has no canonical JSON form');
+    return blake3Of(this.blake3, written.bytes);
   }
 
   publicKey(seed: Uint8Array): Uint8Array {

@@ -3,8 +3,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import type { ProofEnvelope } from '../domain/protocol/envelope.js';
 import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../domain/protocol/failures.js';
 import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../domain/protocol/limits.js';
-import type { Blake3 } from '../domain/protocol/crypto.js';
-import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyCrypto } from '../domain/protocol/verify-envelope.js';
+import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyTools } from '../domain/protocol/verify-envelope.js';
 import { firstProblem } from './codecs/codec-errors.js';
 import { EnvelopeCodec } from './codecs/envelope.codec.js';
 
@@ -46,20 +45,24 @@ const ARRAY_EVERY: unknown = Array.prototype.every;
 /** Checks 1–7 on an unknown value. */
 export function verifyUnknown(
   raw: unknown,
-  crypto: VerifyCrypto,
+  tools: VerifyTools,
   limits: ProtocolLimits = DEFAULT_LIMITS,
 ): E.Either<ProofFailure, VerifiedProof> {
   const envelope = decodeEnvelope(raw, limits);
-  return isRight(envelope) ? verifyEnvelope(envelope.right, crypto) : envelope;
+  return isRight(envelope) ? verifyEnvelope(envelope.right, tools) : envelope;
 }
 
 /**
  * Checks 1–6 on an unknown value: what is left is the signature, whose verdict
  * `signatureVerdict` turns into what verifyUnknown gives.
  */
-export function prepareUnknown(raw: unknown, blake3: Blake3, limits: ProtocolLimits = DEFAULT_LIMITS): E.Either<ProofFailure, PendingSignature> {
+export function prepareUnknown(
+  raw: unknown,
+  tools: Pick<VerifyTools, 'blake3' | 'canonical'>,
+  limits: ProtocolLimits = DEFAULT_LIMITS,
+): E.Either<ProofFailure, PendingSignature> {
   const envelope = decodeEnvelope(raw, limits);
-  return isRight(envelope) ? prepareSignatureCheck(envelope.right, blake3) : envelope;
+  return isRight(envelope) ? prepareSignatureCheck(envelope.right, tools) : envelope;
 }
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';

@@ -20,3 +20,11 @@ export interface Signer {
   /** 64-byte Ed25519 signature of `message` with the key derived from `seed`. */
   sign(seed: Uint8Array, message: Uint8Array): Uint8Array;
 }
+
+// ignoreBOM: a text starting with U+FEFF keeps it, so the text hashed is exactly the bytes.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** BLAKE3 of canonical bytes: as bytes where the hasher takes them, else as the text they encode (the same digest). */
+export function blake3Of(blake3: Blake3, bytes: Uint8Array): string {
+  return blake3.hashBytes ? blake3.hashBytes(bytes) : blake3.hashText(decoder.decode(bytes));
+}

@@ -1,15 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { canonicalPayloadBytes, canonicalPayloadText, canonicalText } from './canonical.js';
+import type { CanonicalJson } from './canonical.js';
 import { canonicalProblem } from './canonical-problems.js';
-import type { Blake3, SignatureVerifier } from './crypto.js';
+import { blake3Of, type Blake3, type SignatureVerifier } from './crypto.js';
 import { parseRfc3339 } from './datetime.js';
 import { decodeBase64Strict, utf8 } from './encoding.js';
 import { HASH_ALG, PROTOCOL_VERSION, SIGNATURE_ALG, type ProofEnvelope } from './envelope.js';
 import type { ProofFailure } from './failures.js';
 
-export interface VerifyCrypto {
+/** What checking an envelope takes: the two primitives, and a canonical JSON writer (kept per thread, for speed). */
+export interface VerifyTools {
   readonly blake3: Blake3;
   readonly verifier: SignatureVerifier;
+  readonly canonical: CanonicalJson;
 }
 
 /** What a successful verification establishes. */
@@ -50,12 +52,12 @@ export interface PendingSignature {
  * Runs checks 2–7 of PROTOCOL.md on an envelope whose shape (check 1) is already known good,
  * stopping at the first failure. Hashes are computed over the members exactly as sent.
  */
-export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E.Either<ProofFailure, VerifiedProof> {
-  const pending = prepareSignatureCheck(envelope, crypto.blake3);
+export function verifyEnvelope(envelope: ProofEnvelope, tools: VerifyTools): E.Either<ProofFailure, VerifiedProof> {
+  const pending = prepareSignatureCheck(envelope, tools);
   if (E.isLeft(pending)) return pending;
   const { publicKey, message, signature, proofId, createdAtMs } = pending.right;
   // 7. The signature covers the 64-character hex text of payload_hash (what the ACTO SDK signs).
-  if (!crypto.verifier.verify(publicKey, message, signature)) return E.left(SIGNATURE_INVALID);
+  if (!tools.verifier.verify(publicKey, message, signature)) return E.left(SIGNATURE_INVALID);
   return E.right({ proofId, envelope, createdAtMs });
 }
 
@@ -67,7 +69,7 @@ export function signatureVerdict(pending: PendingSignature, valid: boolean): E.E
 }
 
 /** Checks 2–6 on an envelope whose shape (check 1) is known good: everything but the signature. */
-export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): E.Either<ProofFailure, PendingSignature> {
+export function prepareSignatureCheck(envelope: ProofEnvelope, tools: Pick<VerifyTools, 'blake3' | 'canonical'>): E.Either<ProofFailure, PendingSignature> {
   const payload = envelope.payload;
 
   // 2. Versions and algorithms: anything else could mean different hashing or signing rules.
@@ -86,8 +88,8 @@ export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): 
     }
   }
 
-  // 4 and 5, in one pass where the hasher takes bytes; the texts say what failed otherwise.
-  const checked = hashedInOnePass(payload, blake3) ?? hashedFromTexts(payload, blake3);
+  // 4 and 5, over the payload's canonical bytes, written once.
+  const checked = checkHashes(payload, tools);
   if (!('payloadHash' in checked)) return E.left(checked.failure);
   const payloadHash = checked.payloadHash;
   // 6. Encodings.
@@ -113,19 +115,17 @@ export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): 
 
 type Hashed = { readonly payloadHash: string } | { readonly failure: ProofFailure };
 
-/** Checks 4 and 5 over the canonical texts, in order: the telemetry first, then the payload. */
-function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed {
-  // 4. telemetry_hash. A lone surrogate has no UTF-8 form and Infinity no JSON form, so such a value has no canonical bytes.
-  const telemetryText = canonicalText(payload.telemetry_normalized);
-  if (telemetryText === null) return { failure: NO_CANONICAL_FORM(payload.telemetry_normalized, 'payload.telemetry_normalized') };
-  const telemetryHash = blake3.hashText(telemetryText);
+/** Checks 4 and 5: the telemetry's canonical bytes are a span of the payload's. */
+function checkHashes(payload: ProofEnvelope['payload'], { blake3, canonical }: Pick<VerifyTools, 'blake3' | 'canonical'>): Hashed {
+  const written = canonical.payload(payload);
+  if (written === null) return withoutCanonicalForm(payload, blake3, canonical);
+  // 4. telemetry_hash.
+  const telemetryHash = blake3Of(blake3, written.telemetry);
   if (telemetryHash !== payload.telemetry_hash) {
     return { failure: { _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash } };
   }
   // 5. payload_hash: binds subject, times, telemetry_hash and meta together.
-  const payloadText = canonicalPayloadText(payload, telemetryText);
-  if (payloadText === null) return { failure: NO_CANONICAL_FORM(payload, 'payload') };
-  const payloadHash = blake3.hashText(payloadText);
+  const payloadHash = blake3Of(blake3, written.bytes);
   if (payloadHash !== payload.payload_hash) {
     return { failure: { _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash } };
   }
@@ -133,20 +133,17 @@ function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Blake3): Has
 }
 
 /**
- * The same checks over the canonical bytes made in one pass (canonicalPayloadBytes), or null
- * where there are none: then hashedFromTexts finds which text has no canonical form.
+ * A payload with no canonical bytes fails where the checks meet the problem, in their order:
+ * a telemetry with none fails check 4 on that; one with a canonical form is hashed and
+ * compared first; then the rest of the payload fails check 5. A lone surrogate has no UTF-8
+ * form and Infinity no JSON form, so such a value can never be hashed the same way twice.
  */
-function hashedInOnePass(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed | null {
-  if (blake3.hashBytes === undefined) return null;
-  const bytes = canonicalPayloadBytes(payload);
-  if (bytes === null) return null;
-  const telemetryHash = blake3.hashBytes(bytes.telemetry);
+function withoutCanonicalForm(payload: ProofEnvelope['payload'], blake3: Blake3, canonical: CanonicalJson): Hashed {
+  const telemetryText = canonical.text(payload.telemetry_normalized);
+  if (telemetryText === null) return { failure: NO_CANONICAL_FORM(payload.telemetry_normalized, 'payload.telemetry_normalized') };
+  const telemetryHash = blake3.hashText(telemetryText);
   if (telemetryHash !== payload.telemetry_hash) {
     return { failure: { _tag: 'TelemetryHashMismatch', claimed: payload.telemetry_hash, computed: telemetryHash } };
   }
-  const payloadHash = blake3.hashBytes(bytes.payload);
-  if (payloadHash !== payload.payload_hash) {
-    return { failure: { _tag: 'PayloadHashMismatch', claimed: payload.payload_hash, computed: payloadHash } };
-  }
-  return { payloadHash };
+  return { failure: NO_CANONICAL_FORM(payload, 'payload') };
 }

@@ -28,8 +28,13 @@ test('names the member that has no canonical form, and why', (t) => {
 test('goes in canonical order and skips what canonical JSON leaves out', (t) => {
   // "b" sorts before "c": the first problem in canonical order is named, not the first written.
   t.is(canonicalProblem({ c: Infinity, b: '\ud800' }, 'x')?.path, 'x.b');
-  // Members whose values JSON leaves out are not visited, and a pair is not a lone surrogate.
-  t.is(canonicalProblem({ gone: undefined, f: () => Infinity, ok: '\ud83e\udd16', ['\ud800gone']: undefined }, 'x'), null);
+  // Members holding undefined are left out, and a pair is not a lone surrogate.
+  t.is(canonicalProblem({ gone: undefined, ok: '\ud83e\udd16', ['\ud800gone']: undefined }, 'x'), null);
+  // What is not JSON is named, whatever a JSON serializer would make of it.
+  t.deepEqual(canonicalProblem({ f: () => Infinity }, 'x'), { path: 'x.f', problem: 'is a function, which JSON cannot represent' });
+  t.deepEqual(canonicalProblem({ at: [new Date(0)] }, 'x'), { path: 'x.at[0]', problem: 'is an object that is not a plain one (a Date, a Map, an instance of a class), which JSON cannot represent' });
+  // eslint-disable-next-line no-sparse-arrays
+  t.deepEqual(canonicalProblem([1, , 3], 'x'), { path: 'x[1]', problem: 'is a hole in an array, which JSON cannot represent' });
   // The same object twice, not nested, is no cycle.
   const shared = { v: 1 };
   t.is(canonicalProblem({ a: shared, b: [shared, shared] }, 'x'), null);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { canonicalPayloadText, canonicalText } from '../../../src/domain/protocol/canonical.js';
+import { CanonicalJson, canonicalText } from '../../../src/domain/protocol/canonical.js';
 import { listFixtures, readFixture } from '../../support/fixtures.js';
 
 for (const file of listFixtures('jcs/input')) {
@@ -14,11 +14,15 @@ test('a lone surrogate has no canonical form', (t) => {
   t.is(canonicalText({ a: '\ud83d\ude00' }), '{"a":"😀"}');
 });
 
-test('payload text leaves out payload_hash and reuses the telemetry text', (t) => {
+test('payload bytes leave out payload_hash and hold the telemetry as a span', (t) => {
+  const canonical = new CanonicalJson();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   const payload = { b: 1, payload_hash: 'x', telemetry_normalized: { events: [] }, a: [1.0, 1e-7] };
-  t.is(canonicalPayloadText(payload), '{"a":[1,1e-7],"b":1,"telemetry_normalized":{"events":[]}}');
-  t.is(canonicalPayloadText(payload, '{"events":[]}'), canonicalPayloadText(payload));
-  t.is(canonicalPayloadText({ z: '\udc00' }), null);
+  const written = canonical.payload(payload)!;
+  t.is(text(written.bytes), '{"a":[1,1e-7],"b":1,"telemetry_normalized":{"events":[]}}');
+  t.is(text(written.telemetry), '{"events":[]}');
+  t.is(canonical.payload({ z: '\udc00', telemetry_normalized: {} }), null);
+  t.is(canonical.payload({ z: 1 }), null, 'no telemetry_normalized');
 });
 
 test('member names sort by UTF-16 code units, not code points', (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { canonicalPayloadText, canonicalText } from '../../../src/domain/protocol/canonical.js';
+import { CanonicalJson } from '../../../src/domain/protocol/canonical.js';
 import { proofVectors } from '../../support/fixtures.js';
 import { protocols } from '../../support/protocol.js';
 
@@ -26,8 +26,12 @@ for (const [adapter, protocol] of Object.entries(protocols)) {
 for (const c of vectors.cases.filter((v) => v.canonical_payload)) {
   test(`canonical texts of ${c.name} match the independent implementation`, (t) => {
     const payload = (c.envelope as { payload: Record<string, unknown> }).payload;
-    t.is(canonicalText(payload.telemetry_normalized), c.canonical_telemetry ?? null);
-    t.is(canonicalPayloadText(payload), c.canonical_payload ?? null);
+    const canonical = new CanonicalJson();
+    t.is(canonical.text(payload.telemetry_normalized), c.canonical_telemetry ?? null);
+    const written = canonical.payload(payload);
+    const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? null : new TextDecoder().decode(bytes));
+    t.is(text(written?.bytes), c.canonical_payload ?? null);
+    t.is(text(written?.telemetry), c.canonical_telemetry ?? null, 'the telemetry is its span of the payload');
   });
 }
 
