@@ -1,5 +1,6 @@
-import { InlineRowWriter, type RowWriter } from '../src/adapters/sql/proof-batch-writer.js';
-import { PostgresRowWriter } from '../src/adapters/sql/postgres-row-writer.js';
+import type { ProofWriter } from '../src/adapters/sql/proof-writer.js';
+import { KnexProofWriter } from '../test/support/knex-proof-writer.js';
+import { PostgresProofWriter } from '../src/adapters/sql/postgres-proof-writer.js';
 import { toRow } from '../src/adapters/sql/proof-rows.js';
 import { withPostgresSchema } from '../test/support/databases.js';
 import { aProofRecord, WALLET_A } from '../test/support/mothers.js';
@@ -16,11 +17,11 @@ const ROUNDS = 3;
 await withPostgresSchema('bench_writes', async (db) => {
   const records = Array.from({ length: 2 * ROUNDS * PER_ROUND + 40 }, (_, i) => aProofRecord(WALLET_A, { taskId: `write-${i}`, robotId: `robot-${i % 64}` }));
   let next = 0;
-  const writeOne = (writer: RowWriter) => async () => {
+  const writeOne = (writer: ProofWriter) => async () => {
     const record = records[next++]!;
     await writer.write([{ row: toRow(record), topics: [...new Set(record.topics)] }]);
   };
-  const contenders = { 'through Knex, one transaction': writeOne(new InlineRowWriter(db.knex)), 'one statement (the registry)': writeOne(new PostgresRowWriter(db.knex)) };
+  const contenders = { 'through Knex, one transaction': writeOne(new KnexProofWriter(db.knex)), 'one statement (the registry)': writeOne(new PostgresProofWriter(db.knex)) };
   for (const write of Object.values(contenders)) for (let i = 0; i < 20; i++) await write();
   console.log('| single-proof batch on PostgreSQL | ms per batch, each round |\n| --- | --- |');
   const times = new Map<string, string[]>();

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { isRight } from 'fp-ts/lib/Either.js';
 import sqlite3 from 'sqlite3';
 import { migrateLatest, openDatabase } from '../src/adapters/sql/index.js';
-import type { PendingRow } from '../src/adapters/sql/proof-batch-writer.js';
+import type { PendingRow } from '../src/adapters/sql/proof-writer.js';
 import { toRow } from '../src/adapters/sql/proof-rows.js';
-import { SqliteRowWriter } from '../src/adapters/sql/sqlite-row-writer.js';
+import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
 import { toProofRecord } from '../src/domain/proof/proof-record.js';
 import { WALLET_A } from '../test/support/mothers.js';
 import { protocol } from '../test/support/protocol.js';
 import { fleetProof } from './fleet-proofs.js';
 
 /**
- * What one proof costs the SQLite writer (the writer thread's SqliteRowWriter, on this thread):
+ * What one proof costs the SQLite writer (the writer thread's SqliteProofWriter, on this thread):
  *
  *   npx tsx bench/sqlite-writes.ts
  *
@@ -53,7 +53,7 @@ async function measure(batchSize: number, everyCommits: number): Promise<{ cpuUs
     const db = await openDatabase(`sqlite:${file}`);
     await migrateLatest(db);
     await db.close();
-    const writer = await SqliteRowWriter.open(file, { checkpoint: { everyCommits, walFramesLimit: Number.MAX_SAFE_INTEGER } });
+    const writer = await SqliteProofWriter.open(file, { checkpoint: { everyCommits, walFramesLimit: Number.MAX_SAFE_INTEGER } });
     try {
       for (let i = 0; i < PREFILL; i += 500) await writer.write(pending(500));
       // An empty WAL, so that the frames in it at the end are this run's.
@@ -83,7 +83,7 @@ async function entrySizes(): Promise<Array<{ name: string; entries: number; byte
     const db = await openDatabase(`sqlite:${file}`);
     try {
       await migrateLatest(db);
-      const writer = await SqliteRowWriter.open(file);
+      const writer = await SqliteProofWriter.open(file);
       for (let i = 0; i < ENTRY_PROOFS; i += 10) await writer.write(pending(10));
       await writer.close();
       return await db.knex.raw(

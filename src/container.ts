@@ -32,8 +32,8 @@ import { WorkerBatchVerifier } from './adapters/workers/worker-batch-verifier.js
 import { WorkerProofChecker } from './adapters/workers/worker-proof-checker.js';
 import { helperNiceFor, lowerHelperThreads } from './adapters/workers/thread-priority.js';
 import { KnexProofStore } from './adapters/sql/knex-proof-store.js';
-import type { RowWriter } from './adapters/sql/proof-batch-writer.js';
-import { WorkerRowWriter } from './adapters/sql/worker-row-writer.js';
+import type { ProofWriter } from './adapters/sql/proof-writer.js';
+import { ThreadedProofWriter } from './adapters/sql/threaded-proof-writer.js';
 import { SystemClock } from './adapters/system-clock.js';
 import type { Config } from './config.js';
 import { KeyStoreUsageTotals } from './application/fleet/key-store-usage-totals.js';
@@ -96,7 +96,7 @@ export interface Resources {
   /** API-key usage for the wallet statistics; by default summed from the key table. */
   readonly keyUsage?: KeyUsageTotals;
   /** Where proof write transactions run; by default on `database.knex`. */
-  readonly proofRows?: RowWriter;
+  readonly proofRows?: ProofWriter;
 }
 
 /** The one composition root: binds every port to its adapter. */
@@ -113,7 +113,7 @@ export function buildContainer(r: Resources): Container {
   c.bind<ProofStore>(TOKENS.ProofStore).toDynamicValue((ctx) => {
     if (r.overrides?.proofStore) return r.overrides.proofStore;
     const metrics = ctx.get<HttpMetrics>(TOKENS.Metrics);
-    return new KnexProofStore(r.database, { ...(r.proofRows ? { rows: r.proofRows } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) });
+    return new KnexProofStore(r.database, { ...(r.proofRows ? { writer: r.proofRows } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) });
   });
   c.bind<FleetStore>(TOKENS.FleetStore).toDynamicValue(() => r.overrides?.fleetStore ?? new KnexFleetStore(r.database));
   c.bind<ProofActivityReader>(TOKENS.ProofActivity).toDynamicValue(() => r.overrides?.proofActivity ?? new KnexProofActivity(r.database));
@@ -287,8 +287,8 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
  * The proof writer thread (WRITER_THREAD, on by default) for databases a second connection can
  * reach: an SQLite file or PostgreSQL. `sqlite::memory:` lives in this connection only.
  */
-async function startRowWriter(config: Config, database: Database, logger: Logger, niceIncrement: number): Promise<WorkerRowWriter | null> {
-  return config.writerThread ? WorkerRowWriter.forDatabase(database, {
+async function startRowWriter(config: Config, database: Database, logger: Logger, niceIncrement: number): Promise<ThreadedProofWriter | null> {
+  return config.writerThread ? ThreadedProofWriter.forDatabase(database, {
         onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver'),
         niceIncrement,
       }) : null;

@@ -80,7 +80,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
     // ours would only meet SQLITE_BUSY and sleep in the busy handler (or fail outright when a
     // read transaction tries to upgrade). Queuing in the pool is cheaper and never deadlocks;
     // with WAL and synchronous=NORMAL a commit is a page append, not an fsync (and concurrent
-    // adds are grouped into one transaction, see proof-batch-writer.ts). min: 1 keeps the pool
+    // adds are grouped into one batch, see group-commit.ts). min: 1 keeps the pool
     // from ever reaping the connection: for `:memory:` it *is* the database.
     pool: {
       min: 1,

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { isDeviceId } from '../../domain/fleet/device.js';
 import { byteOrder } from '../random-ids.js';
 
@@ -16,23 +15,6 @@ export interface DeviceCount {
   readonly count: number;
   readonly first: number;
   readonly last: number;
-}
-
-const ROWS_PER_UPSERT = 200;
-
-/**
- * Creates or updates the devices of proofs just inserted, in the caller's transaction: a
- * device then never lacks its proofs nor counts one that was not stored (a duplicate is not
- * passed here). The counts are added in the database (`proof_count + n`) under the row lock,
- * so concurrent transactions never lose an increment.
- */
-export async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly InsertedProof[]): Promise<void> {
-  const devices = deviceCounts(proofs);
-  const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
-  for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
-    const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
-    await trx.raw(deviceUpsertSql(chunk.length, least, greatest), deviceUpsertValues(chunk));
-  }
 }
 
 /**

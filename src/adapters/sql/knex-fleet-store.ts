@@ -24,7 +24,7 @@ import { DEVICE_COLUMNS, HEALTH_COLUMNS, int, toDevice, toHealthRow, toReport, t
 import { KnexGroups } from './knex-groups.js';
 
 /**
- * FleetStore on SQLite or PostgreSQL. Devices are also written by the proof batch writer
+ * FleetStore on SQLite or PostgreSQL. Devices are also written by the proof writers
  * (device-proof-counts.ts) in the proofs' own transactions; groups live in knex-groups.ts.
  */
 export class KnexFleetStore implements FleetStore {

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
-import { InlineRowWriter, ProofBatchWriter, type BatchWriterOptions, type RowWriter } from './proof-batch-writer.js';
-import { PostgresRowWriter } from './postgres-row-writer.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import { PostgresProofWriter } from './postgres-proof-writer.js';
+import type { ProofWriter } from './proof-writer.js';
+import { SqliteProofWriter } from './sqlite-proof-writer.js';
 import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
 import { walletKeyOf } from './wallet-keys.js';
 
@@ -20,25 +22,26 @@ export class KnexProofStore implements ProofStore {
    */
   private readonly proofIdKey: string;
 
-  private readonly writer: ProofBatchWriter;
+  private readonly commits: GroupCommit;
 
   /**
-   * `options.rows` runs the write transactions elsewhere (a writer thread, see
-   * worker-row-writer.ts); by default they run on `db.knex`: through Knex on SQLite, as one
-   * statement a batch on PostgreSQL (see postgres-row-writer.ts).
+   * `options.writer` writes the proofs elsewhere (the writer thread, see
+   * threaded-proof-writer.ts); by default on `db.knex`'s connection, with the SQL of its
+   * database (sqlite-proof-writer.ts, postgres-proof-writer.ts).
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<BatchWriterOptions> & { readonly rows?: RowWriter } = {},
+    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter } = {},
   ) {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
     this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
-    // One write transaction at a time on both databases. SQLite has one writer anyway. On
+    // One batch in flight at a time on both databases. SQLite has one writer anyway. On
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
     // managed 282 submissions/s and 1 writer 624/s, its larger batches sharing one commit.
-    this.writer = new ProofBatchWriter(options.rows ?? (db.dialect === 'postgres' ? new PostgresRowWriter(db.knex) : new InlineRowWriter(db.knex)), {
+    const writer = options.writer ?? (db.dialect === 'postgres' ? new PostgresProofWriter(db.knex) : SqliteProofWriter.onKnex(db.knex));
+    this.commits = new GroupCommit(writer, {
       maxBatch: options.maxBatch ?? 200,
       writers: options.writers ?? 1,
       ...(options.onBatch ? { onBatch: options.onBatch } : {}),
@@ -47,7 +50,7 @@ export class KnexProofStore implements ProofStore {
 
   /** Atomic insert-or-ignore; concurrent adds are grouped into shared transactions. */
   add(record: ProofRecord): Promise<AddResult> {
-    return this.writer.add(record);
+    return this.commits.add(record);
   }
 
   async get(wallet: string, proofId: string): Promise<ProofRecord | null> {

@@ -1,5 +1,6 @@
 import { KnexProofStore, appliedMigrations, migrateLatest, type Database } from '../../../src/adapters/sql/index.js';
-import type { BatchWriterOptions, RowWriter } from '../../../src/adapters/sql/proof-batch-writer.js';
+import type { GroupCommitOptions } from '../../../src/adapters/sql/group-commit.js';
+import type { ProofWriter } from '../../../src/adapters/sql/proof-writer.js';
 import type { ProofRecord } from '../../../src/domain/proof/proof-record.js';
 import { migrations } from '../../../migrations/index.js';
 import type { DeclareTest } from '../../support/databases.js';
@@ -8,17 +9,17 @@ import { aProofRecord, WALLET_A } from '../../support/mothers.js';
 /**
  * What the SQL store must do beyond the ProofStore contract, on every dialect: keep the
  * envelope byte for byte, escape LIKE, take concurrent writers, and migrate idempotently.
- * `fresh` returns a migrated, empty database; `rowsFor`, where the write transactions run
+ * `fresh` returns a migrated, empty database; `writerFor`, where the proofs are written
  * (a writer thread), by default on the database's own connection.
  */
 export function knexProofStoreChecks(
   name: string,
   fresh: () => Promise<Database>,
   testFn: DeclareTest,
-  rowsFor?: (db: Database) => Promise<RowWriter>,
+  writerFor?: (db: Database) => Promise<ProofWriter>,
 ): void {
-  const storeOf = async (db: Database, options: Partial<BatchWriterOptions> = {}) =>
-    new KnexProofStore(db, rowsFor ? { ...options, rows: await rowsFor(db) } : options);
+  const storeOf = async (db: Database, options: Partial<GroupCommitOptions> = {}) =>
+    new KnexProofStore(db, writerFor ? { ...options, writer: await writerFor(db) } : options);
 
   testFn(`${name}: the stored envelope is the JSON as received, byte for byte`, async (t) => {
     const db = await fresh();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { KnexFleetStore } from '../../../src/adapters/sql/knex-fleet-store.js';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
-import { WorkerRowWriter } from '../../../src/adapters/sql/worker-row-writer.js';
+import { ThreadedProofWriter } from '../../../src/adapters/sql/threaded-proof-writer.js';
 import { proofStoreContract } from '../../contracts/proof-store.contract.js';
 import { postgresFixture, sqliteFixture } from '../../support/databases.js';
 import { aProofRecord, WALLET_A } from '../../support/mothers.js';
@@ -9,11 +9,11 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 
 // The proof write transactions on a writer thread with its own connection must behave exactly
 // as on the main connection: the same contract and SQL checks, on both dialects.
-const threads: WorkerRowWriter[] = [];
+const threads: ThreadedProofWriter[] = [];
 test.after.always('close writer threads', () => Promise.all(threads.map((w) => w.close())));
 
-async function threadFor(db: Database): Promise<WorkerRowWriter> {
-  const rows = await WorkerRowWriter.forDatabase(db);
+async function threadFor(db: Database): Promise<ThreadedProofWriter> {
+  const rows = await ThreadedProofWriter.forDatabase(db);
   if (!rows) throw new Error('a file or server database must get a writer thread');
   threads.push(rows);
   return rows;
@@ -22,32 +22,32 @@ async function threadFor(db: Database): Promise<WorkerRowWriter> {
 const sqlite = sqliteFixture(test);
 proofStoreContract('sqlite, writer thread', async () => {
   const db = await sqlite.fresh();
-  return new KnexProofStore(db, { rows: await threadFor(db) });
+  return new KnexProofStore(db, { writer: await threadFor(db) });
 });
 knexProofStoreChecks('sqlite, writer thread', () => sqlite.fresh(), test, threadFor);
 
 // PostgreSQL: one schema for the file, one thread for it.
 const pg = postgresFixture(test, 'writer_thread');
-let pgThread: Promise<WorkerRowWriter> | undefined;
+let pgThread: Promise<ThreadedProofWriter> | undefined;
 const pgRows = (db: Database) => (pgThread ??= threadFor(db));
 proofStoreContract(
   'postgres, writer thread',
   async () => {
     const db = await pg.fresh();
-    return new KnexProofStore(db, { rows: await pgRows(db) });
+    return new KnexProofStore(db, { writer: await pgRows(db) });
   },
   test.serial,
 );
 knexProofStoreChecks('postgres, writer thread', () => pg.fresh(), test.serial, pgRows);
 
 test('sqlite::memory: gets no writer thread: no other connection can see it', async (t) => {
-  t.is(await WorkerRowWriter.forDatabase({ sharedUrl: null, dialect: 'sqlite' }), null);
+  t.is(await ThreadedProofWriter.forDatabase({ sharedUrl: null, dialect: 'sqlite' }), null);
 });
 
 test('a database the thread cannot open fails the start, with the driver’s reason; its driver warnings reach the main thread as one line each', async (t) => {
   const warnings: string[] = [];
   const error = await t.throwsAsync(
-    WorkerRowWriter.start({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connections: 1, schema: 'x' }, { onDriverWarning: (message) => warnings.push(message) }),
+    ThreadedProofWriter.start({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connections: 1, schema: 'x' }, { onDriverWarning: (message) => warnings.push(message) }),
   );
   t.regex(error?.message ?? '', /ECONNREFUSED|connect/);
   t.true(warnings.some((w) => w.startsWith('Acquire connection error:') && w.includes('ECONNREFUSED')), JSON.stringify(warnings));
@@ -56,13 +56,13 @@ test('a database the thread cannot open fails the start, with the driver’s rea
 
 test('a thread that dies takes only its batch down: the proofs are retried one by one on a new thread', async (t) => {
   const db = await sqlite.fresh();
-  const rows = await WorkerRowWriter.start(
+  const rows = await ThreadedProofWriter.start(
     { databaseUrl: db.sharedUrl!, connections: 1 },
     {},
-    new URL('../../support/crashing-row-writer-worker.ts', import.meta.url),
+    new URL('../../support/crashing-proof-writer-thread.ts', import.meta.url),
   );
   threads.push(rows);
-  const store = new KnexProofStore(db, { rows, writers: 1 });
+  const store = new KnexProofStore(db, { writer: rows, writers: 1 });
   const good = [aProofRecord(WALLET_A, { taskId: 'g1' }), aProofRecord(WALLET_A, { taskId: 'g2' })];
   const crash = aProofRecord(WALLET_A, { taskId: 'crash' });
   // One writer: the first add runs alone, the next three share a batch that kills the thread.
@@ -84,7 +84,7 @@ test('a thread that dies takes only its batch down: the proofs are retried one b
 test('close lets a batch in flight finish, then refuses new writes', async (t) => {
   const db = await sqlite.fresh();
   const rows = await threadFor(db);
-  const store = new KnexProofStore(db, { rows });
+  const store = new KnexProofStore(db, { writer: rows });
   const record = aProofRecord(WALLET_A);
   const added = store.add(record);
   const closing = rows.close();
@@ -98,7 +98,7 @@ test('sqlite: group changes on the main connection never fail while the writer t
   // A transaction that reads and then writes cannot upgrade on SQLite once the other
   // connection has committed in between; group changes take the write lock first instead.
   const db = await sqlite.fresh();
-  const proofs = new KnexProofStore(db, { rows: await threadFor(db) });
+  const proofs = new KnexProofStore(db, { writer: await threadFor(db) });
   const fleet = new KnexFleetStore(db);
   await proofs.add(aProofRecord(WALLET_A, { robotId: 'arm-1', taskId: 'seed' }));
   const created = await fleet.createGroup(WALLET_A, { name: 'line', description: null, createdAtMs: 1 }, 10);
@@ -122,7 +122,7 @@ test('a batch that cannot be handed to the thread fails alone, and close does no
   const record = aProofRecord(WALLET_A);
   const uncloneable = { row: { ...record, envelope: () => undefined }, topics: [] } as never;
   await t.throwsAsync(rows.write([uncloneable]), { message: /could not be sent to the writer thread/ });
-  const store = new KnexProofStore(db, { rows });
+  const store = new KnexProofStore(db, { writer: rows });
   t.true((await store.add(record)).stored);
   await rows.close();
 });

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import type { WriteRequest } from '../../src/adapters/sql/row-writer-messages.js';
+import type { WriteRequest } from '../../src/adapters/sql/proof-writer-messages.js';
 
 /**
  * A row writer thread that dies as soon as it is handed a proof of task "crash", and is
@@ -8,4 +8,4 @@ import type { WriteRequest } from '../../src/adapters/sql/row-writer-messages.js
 parentPort?.on('message', (message: WriteRequest | 'close') => {
   if (message !== 'close' && message.batch.some((p) => p.row.task_id === 'crash')) process.exit(3);
 });
-await import('../../src/adapters/sql/row-writer-worker.js');
+await import('../../src/adapters/sql/proof-writer-thread.js');

@@ -1,12 +1,13 @@
 import test from 'ava';
 import type { Database } from '../../../src/adapters/sql/database.js';
-import { InlineRowWriter, type PendingRow } from '../../../src/adapters/sql/proof-batch-writer.js';
+import type { PendingRow } from '../../../src/adapters/sql/proof-writer.js';
+import { KnexProofWriter } from '../../support/knex-proof-writer.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
-import { SqliteRowWriter, type SqliteRowWriterOptions } from '../../../src/adapters/sql/sqlite-row-writer.js';
+import { SqliteProofWriter, type SqliteProofWriterOptions } from '../../../src/adapters/sql/sqlite-proof-writer.js';
 import { withSqliteFile } from '../../support/databases.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
-// The writer thread's SQLite writer, on its own: what the ProofStore contract cannot see
+// The SQLite proof writer, on its own: what the ProofStore contract cannot see
 // through the thread (rollback of a failed batch, the WAL kept in check).
 
 const pending = (i: number, robotId = `robot-${i % 3}`): PendingRow => {
@@ -25,15 +26,15 @@ async function walFrames(db: Database): Promise<number> {
   return rows[0]!.log;
 }
 
-async function writeBatches(file: string, options: SqliteRowWriterOptions, batches: number): Promise<SqliteRowWriter> {
-  const writer = await SqliteRowWriter.open(file, options);
+async function writeBatches(file: string, options: SqliteProofWriterOptions, batches: number): Promise<SqliteProofWriter> {
+  const writer = await SqliteProofWriter.open(file, options);
   for (let b = 0; b < batches; b++) await writer.write(Array.from({ length: 4 }, (_, k) => pending(b * 4 + k)));
   return writer;
 }
 
 test('a batch is stored with its topics and device counts; a repeat answers with the stored copy', async (t) => {
   await withSqliteFile(async (db, file) => {
-    const writer = await SqliteRowWriter.open(file);
+    const writer = await SqliteProofWriter.open(file);
     const [a, b] = [pending(1, 'arm-1'), pending(2, 'arm-1')];
     t.deepEqual(await writer.write([a, b, a]), [{ stored: true }, { stored: true }, { stored: false, existing: a.row }]);
     t.deepEqual(await writer.write([b]), [{ stored: false, existing: b.row }]);
@@ -47,7 +48,7 @@ test('a batch is stored with its topics and device counts; a repeat answers with
 
 test('a batch the database refuses is rolled back whole, and the writer goes on', async (t) => {
   await withSqliteFile(async (db, file) => {
-    const writer = await SqliteRowWriter.open(file);
+    const writer = await SqliteProofWriter.open(file);
     const broken: PendingRow = { ...pending(2), row: { ...pending(2).row, task_id: null as unknown as string } };
     await t.throwsAsync(writer.write([pending(1), broken]), { message: /NOT NULL/ });
     t.is(await count(db, 'proofs'), 0);
@@ -103,14 +104,22 @@ test('topics and device counts come out as the Knex writer makes them, odd ids a
   const batches = [all.slice(0, 10), [...all.slice(5, 20), all[6]!], all.slice(20, 40), Array.from({ length: 520 }, (_, i) => row(100 + i, WALLET_A))];
 
   const viaTrigger = await withSqliteFile(async (db, file) => {
-    const writer = await SqliteRowWriter.open(file);
+    const writer = await SqliteProofWriter.open(file);
+    const outcomes = [];
+    for (const batch of batches) outcomes.push(await writer.write(batch));
+    await writer.close();
+    return { outcomes, rows: await derivedRows(db) };
+  });
+  // The same SQL on the Knex pool's own connection, borrowed per batch (the event loop's writer).
+  const borrowed = await withSqliteFile(async (db) => {
+    const writer = SqliteProofWriter.onKnex(db.knex);
     const outcomes = [];
     for (const batch of batches) outcomes.push(await writer.write(batch));
     await writer.close();
     return { outcomes, rows: await derivedRows(db) };
   });
   const viaKnex = await withSqliteFile(async (db) => {
-    const writer = new InlineRowWriter(db.knex);
+    const writer = new KnexProofWriter(db.knex);
     const outcomes = [];
     // Knex's multi-row insert stops at 500 rows; the registry's batches stop at 200.
     for (const batch of batches) {
@@ -122,6 +131,8 @@ test('topics and device counts come out as the Knex writer makes them, odd ids a
   });
   t.deepEqual(viaTrigger.outcomes, viaKnex.outcomes);
   t.deepEqual(viaTrigger.rows, viaKnex.rows);
+  t.deepEqual(borrowed.outcomes, viaKnex.outcomes);
+  t.deepEqual(borrowed.rows, viaKnex.rows);
   // The comparison is not empty: every device id the rule accepts was counted.
   const ids = (viaKnex.rows.devices as Array<{ device_id: string }>).map((d) => d.device_id);
   t.true(ids.includes('\u{1F916}'.repeat(128)) && ids.includes('é'.repeat(128)));

@@ -1,7 +1,7 @@
-import type { PendingRow, RowOutcome } from './proof-batch-writer.js';
+import type { PendingRow, RowOutcome } from './proof-writer.js';
 
 /** What the writer thread needs to open its own connection(s) to the registry's database. */
-export interface RowWriterConfig {
+export interface ProofWriterThreadConfig {
   readonly databaseUrl: string;
   /** PostgreSQL schema (tests isolate with one). */
   readonly schema?: string;
@@ -22,7 +22,7 @@ export interface WireError {
   readonly name?: string;
 }
 
-export type RowWriterReply =
+export type ProofWriterReply =
   | { readonly type: 'ready' }
   | { readonly type: 'open-failed'; readonly error: WireError }
   | { readonly type: 'done'; readonly id: number; readonly outcomes: RowOutcome[] }

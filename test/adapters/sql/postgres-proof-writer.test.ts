@@ -1,9 +1,10 @@
 import test from 'ava';
 import type { Database } from '../../../src/adapters/sql/database.js';
-import { PostgresRowWriter } from '../../../src/adapters/sql/postgres-row-writer.js';
-import { InlineRowWriter, type PendingRow, type RowWriter } from '../../../src/adapters/sql/proof-batch-writer.js';
+import { PostgresProofWriter } from '../../../src/adapters/sql/postgres-proof-writer.js';
+import type { PendingRow, ProofWriter } from '../../../src/adapters/sql/proof-writer.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
 import { withPostgresSchema } from '../../support/databases.js';
+import { KnexProofWriter } from '../../support/knex-proof-writer.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
 // The one-statement PostgreSQL writer on its own, held to the Knex transaction it replaces.
@@ -40,7 +41,7 @@ const pending = (i: number, wallet: string): PendingRow => {
   return { row: toRow(record), topics: [...new Set(record.topics)] };
 };
 
-async function writeAll(db: Database, writer: RowWriter, batches: readonly PendingRow[][]): Promise<unknown[]> {
+async function writeAll(db: Database, writer: ProofWriter, batches: readonly PendingRow[][]): Promise<unknown[]> {
   const outcomes = [];
   for (const batch of batches) outcomes.push(await writer.write(batch));
   return outcomes;
@@ -50,8 +51,8 @@ test('postgres: one statement a batch stores what the Knex transaction stores, o
   const all = Array.from({ length: 60 }, (_, i) => pending(i, i % 2 === 0 ? WALLET_A : WALLET_B));
   // Repeats inside a batch and across batches, and a batch of 200 (the registry's largest).
   const batches = [all.slice(0, 10), [...all.slice(5, 25), all[6]!, all[24]!], all.slice(25, 60), Array.from({ length: 200 }, (_, i) => pending(100 + i, WALLET_A)), all.slice(0, 3)];
-  const one = await withPostgresSchema('row_writer_one', async (db) => ({ outcomes: await writeAll(db, new PostgresRowWriter(db.knex), batches), rows: await storedRows(db) }));
-  const knex = await withPostgresSchema('row_writer_knex', async (db) => ({ outcomes: await writeAll(db, new InlineRowWriter(db.knex), batches), rows: await storedRows(db) }));
+  const one = await withPostgresSchema('row_writer_one', async (db) => ({ outcomes: await writeAll(db, new PostgresProofWriter(db.knex), batches), rows: await storedRows(db) }));
+  const knex = await withPostgresSchema('row_writer_knex', async (db) => ({ outcomes: await writeAll(db, new KnexProofWriter(db.knex), batches), rows: await storedRows(db) }));
   t.deepEqual(one.outcomes, knex.outcomes);
   t.deepEqual(one.rows, knex.rows);
   // The comparison is not empty, and the odd values went in and came out unchanged.
@@ -65,7 +66,7 @@ test('postgres: one statement a batch stores what the Knex transaction stores, o
 
 test('postgres: a batch the database refuses writes nothing, and the writer goes on', async (t) => {
   await withPostgresSchema('row_writer_refused', async (db) => {
-    const writer = new PostgresRowWriter(db.knex);
+    const writer = new PostgresProofWriter(db.knex);
     t.deepEqual(await writer.write([]), []);
     // PostgreSQL text cannot hold U+0000: the whole statement fails, its good proof included.
     const good = pending(1, WALLET_A);
@@ -84,7 +85,7 @@ test('postgres: a batch the database refuses writes nothing, and the writer goes
 
 test('postgres: concurrent statements from two writers store each proof once and count each device proof once', async (t) => {
   await withPostgresSchema('row_writer_race', async (db) => {
-    const [a, b] = [new PostgresRowWriter(db.knex), new PostgresRowWriter(db.knex)];
+    const [a, b] = [new PostgresProofWriter(db.knex), new PostgresProofWriter(db.knex)];
     // Both writers get overlapping batches with the same devices, in opposite orders.
     const rows = Array.from({ length: 120 }, (_, i) => pending(i, WALLET_A));
     const batches = Array.from({ length: 12 }, (_, k) => rows.slice(k * 8, k * 8 + 24));

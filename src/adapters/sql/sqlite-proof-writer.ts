@@ -1,8 +1,9 @@
+import type { Knex } from 'knex';
 import sqlite3 from 'sqlite3';
 import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS } from './database.js';
 import { DEVICE_ID_MAX, isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceCounts, deviceUpsertConflict, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
-import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type RowOutcome, type RowWriter } from './proof-batch-writer.js';
+import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
 import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
 import { WalletKeys, type WalletRow } from './wallet-keys.js';
@@ -17,34 +18,52 @@ const ROWS_PER_STATEMENT = 500;
 /** Distinct statement texts kept prepared (one per row count of each kind of statement). */
 const PREPARED_LIMIT = 256;
 
-export interface SqliteRowWriterOptions {
+export interface SqliteProofWriterOptions {
   /** How long a transaction waits for another connection's write lock (default 5000 ms). */
   readonly busyTimeoutMs?: number;
   readonly checkpoint?: WalCheckpointOptions;
 }
 
+/** Where the writer's connection comes from: its own, or lent by Knex's pool for each batch. */
+interface Connection {
+  acquire(): Promise<sqlite3.Database>;
+  release(db: sqlite3.Database): Promise<void>;
+}
+
+/** The Knex client's pool, as far as the writer borrows from it. */
+interface KnexPool {
+  acquireConnection(): Promise<sqlite3.Database>;
+  releaseConnection(db: sqlite3.Database): Promise<void>;
+}
+
 /**
- * The proof write transaction (insertBatch's effects) straight on a node-sqlite3 connection,
- * for the writer thread. Knex rebuilt the SQL of every batch and SQLite compiled it again each
- * time; here each statement text (one per row count) is prepared once and kept, and the values
- * are bound as they are.
+ * The proof write on SQLite, straight on a node-sqlite3 connection.
  *
  * Each statement is a trip through libuv's thread pool and back, and under load those trips,
  * not SQLite, made most of a batch's time. So a batch is a single INSERT … RETURNING: in
- * SQLite one statement is a transaction of its own, and a TEMP trigger on this connection
+ * SQLite one statement is a transaction of its own, and a TEMP trigger on the connection
  * (AFTER_INSERT_TRIGGER) stores each new proof's topics and counts it for its device inside
  * that statement. Measured on 12-proof batches: 2.0–2.5 ms a batch instead of 3.3–4.1 ms,
  * and a third less CPU. The explicit BEGIN IMMEDIATE … COMMIT remains for the rare batch
- * that needs more than that one statement.
+ * that needs more than that one statement. One batch runs at a time; later writes wait their
+ * turn.
  *
- * A write statement takes SQLite's write lock as it starts (waiting up to the busy timeout
- * while the registry's main connection writes), so it never fails to upgrade a read later.
- * One batch runs at a time; later writes wait their turn. The WAL is checkpointed in the
- * background, on a second connection (see wal-checkpointer.ts), not inside a commit.
+ * Two ways to run, one SQL:
+ * - `open(file)`, on the writer thread: a connection of its own, each statement text (one per
+ *   row count) prepared once and kept, and the WAL checkpointed in the background on a second
+ *   connection (see wal-checkpointer.ts), not inside a commit. A write statement takes
+ *   SQLite's write lock as it starts (waiting up to the busy timeout while the registry's
+ *   main connection writes), so it never fails to upgrade a read later.
+ * - `onKnex(knex)`, on the event loop's thread (`sqlite::memory:`, which no other connection
+ *   can reach, or WRITER_THREAD=false): the Knex pool's connection, borrowed for each batch so
+ *   that no Knex transaction runs in between, and no statement kept prepared on it (Knex
+ *   closes it, and SQLite refuses to close a connection with statements left).
  */
-export class SqliteRowWriter implements RowWriter {
-  private readonly prepared = new Map<string, sqlite3.Statement>();
+export class SqliteProofWriter implements ProofWriter {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Connections the trigger exists on (a TEMP trigger lives on its connection only). */
+  private readonly readied = new WeakSet<sqlite3.Database>();
+  private db: sqlite3.Database | null = null;
   private readonly walletKeys = new WalletKeys(async (addresses) => {
     const rows: WalletRow[] = [];
     for (const chunk of chunks(addresses, ROWS_PER_STATEMENT)) {
@@ -55,25 +74,32 @@ export class SqliteRowWriter implements RowWriter {
   });
 
   private constructor(
-    private readonly db: sqlite3.Database,
-    private readonly checkpointer: WalCheckpointer,
+    private readonly connection: Connection,
+    /** Statements kept prepared, on an own connection only. */
+    private readonly prepared: Map<string, sqlite3.Statement> | null,
+    private readonly checkpointer: WalCheckpointer | null,
+    private readonly closeConnections: () => Promise<void>,
   ) {}
 
-  /** Opens an existing, migrated database file: the writer's connection and the checkpointer's. */
-  static async open(filename: string, options: SqliteRowWriterOptions = {}): Promise<SqliteRowWriter> {
+  /** Opens an existing, migrated database file: the writer's own connection and the checkpointer's. */
+  static async open(filename: string, options: SqliteProofWriterOptions = {}): Promise<SqliteProofWriter> {
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     const db = await connect(filename);
     const checkpointConnection = await connect(filename).catch(async (err: unknown) => {
       await new Promise((resolve) => db.close(resolve));
       throw err;
     });
-    const writer = new SqliteRowWriter(db, new WalCheckpointer(checkpointConnection, options.checkpoint));
+    const checkpointer = new WalCheckpointer(checkpointConnection, options.checkpoint);
+    const own: Connection = { acquire: async () => db, release: async () => undefined };
+    const writer = new SqliteProofWriter(own, new Map(), checkpointer, async () => {
+      await checkpointer.close();
+      await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
+    });
     try {
       await configureSqliteConnection(db, busyTimeoutMs);
-      await writer.exec(`PRAGMA wal_autocheckpoint = 0;\n${AFTER_INSERT_TRIGGER}`);
-      await new Promise<void>((resolve, reject) =>
-        checkpointConnection.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`, (err) => (err ? reject(err) : resolve())),
-      );
+      // The checkpointer checkpoints instead of the commit that crosses SQLite's threshold.
+      await exec(db, 'PRAGMA wal_autocheckpoint = 0');
+      await exec(checkpointConnection, `PRAGMA busy_timeout = ${busyTimeoutMs}`);
     } catch (err) {
       await writer.close();
       throw err;
@@ -81,27 +107,49 @@ export class SqliteRowWriter implements RowWriter {
     return writer;
   }
 
-  /** WAL restarts run between transactions so far (see wal-checkpointer.ts). */
+  /** On the connection of a Knex instance opened by openDatabase (already configured), borrowed per batch. */
+  static onKnex(knex: Knex): SqliteProofWriter {
+    if (knex.client.dialect !== 'sqlite3') throw new Error('SqliteProofWriter.onKnex needs an SQLite Knex');
+    const pool = knex.client as KnexPool;
+    return new SqliteProofWriter({ acquire: () => pool.acquireConnection(), release: (db) => pool.releaseConnection(db) }, null, null, async () => undefined);
+  }
+
+  /** WAL restarts run between transactions so far (see wal-checkpointer.ts); 0 on a borrowed connection. */
   get walRestarts(): number {
-    return this.checkpointer.restarts;
+    return this.checkpointer?.restarts ?? 0;
   }
 
   write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
-    const result = this.tail.then(() => this.transaction(batch));
+    const result = this.tail.then(() => this.onConnection(() => this.transaction(batch)));
     this.tail = result.catch(() => undefined);
     return result;
   }
 
   async close(): Promise<void> {
     await this.tail;
-    for (const statement of this.prepared.values()) await new Promise((resolve) => statement.finalize(resolve));
-    this.prepared.clear();
-    await this.checkpointer.close();
-    await new Promise<void>((resolve, reject) => this.db.close((err) => (err ? reject(err) : resolve())));
+    for (const statement of this.prepared?.values() ?? []) await new Promise((resolve) => statement.finalize(resolve));
+    this.prepared?.clear();
+    await this.closeConnections();
+  }
+
+  /** Runs `work` with the connection in hand (`this.db`), readied with the trigger the first time. */
+  private async onConnection<T>(work: () => Promise<T>): Promise<T> {
+    const db = await this.connection.acquire();
+    try {
+      if (!this.readied.has(db)) {
+        await exec(db, AFTER_INSERT_TRIGGER);
+        this.readied.add(db);
+      }
+      this.db = db;
+      return await work();
+    } finally {
+      this.db = null;
+      await this.connection.release(db);
+    }
   }
 
   private async transaction(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
-    await this.checkpointer.beforeTransaction(this.db);
+    await this.checkpointer?.beforeTransaction(this.db!);
     const unique = firstOfEachProof(batch);
     // Outside the transaction (its own, autocommitted): a wallet's key must exist whatever
     // becomes of the batch, as it is remembered from now on.
@@ -127,7 +175,7 @@ export class SqliteRowWriter implements RowWriter {
         throw err;
       }
     }
-    this.checkpointer.committed();
+    this.checkpointer?.committed();
     // Read after the commit: a stored proof is never changed nor deleted, so this is the copy
     // that made the insert a no-op.
     const duplicates = unique.filter((p) => !ids.has(proofKey(p.row)));
@@ -153,29 +201,32 @@ export class SqliteRowWriter implements RowWriter {
   }
 
   private all<T>(sql: string, values: readonly Value[]): Promise<T[]> {
-    const statement = this.statement(sql);
+    const db = this.db!;
+    if (this.prepared === null) return new Promise<T[]>((resolve, reject) => db.all<T>(sql, values, (err, rows) => (err ? reject(err) : resolve(rows))));
+    const statement = this.statement(db, this.prepared, sql);
     return new Promise<T[]>((resolve, reject) => statement.all<T>(values, (err, rows) => (err ? reject(err) : resolve(rows))));
   }
 
-  private statement(sql: string): sqlite3.Statement {
-    let statement = this.prepared.get(sql);
+  private statement(db: sqlite3.Database, prepared: Map<string, sqlite3.Statement>, sql: string): sqlite3.Statement {
+    let statement = prepared.get(sql);
     if (statement === undefined) {
-      if (this.prepared.size >= PREPARED_LIMIT) {
+      if (prepared.size >= PREPARED_LIMIT) {
         // Forget the oldest (a Map keeps insertion order); it is not running: one statement runs at a time.
-        const [oldestSql, oldest] = this.prepared.entries().next().value as [string, sqlite3.Statement];
-        this.prepared.delete(oldestSql);
+        const [oldestSql, oldest] = prepared.entries().next().value as [string, sqlite3.Statement];
+        prepared.delete(oldestSql);
         oldest.finalize();
       }
-      statement = this.db.prepare(sql);
-      this.prepared.set(sql, statement);
+      statement = db.prepare(sql);
+      prepared.set(sql, statement);
     }
     return statement;
   }
 
   private exec(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => this.db.exec(sql, (err) => (err ? reject(err) : resolve())));
+    return exec(this.db!, sql);
   }
 }
+
 
 /**
  * Runs inside each INSERT of the writer's connection, once per proof it inserts (never for one
@@ -199,6 +250,10 @@ end`;
 /** A device id the trigger leaves to the writer: more than DEVICE_ID_MAX bytes, yet a device id. */
 function countedHere(robotId: string | null): boolean {
   return robotId !== null && Buffer.byteLength(robotId, 'utf8') > DEVICE_ID_MAX && isDeviceId(robotId);
+}
+
+function exec(db: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
 }
 
 function connect(filename: string): Promise<sqlite3.Database> {

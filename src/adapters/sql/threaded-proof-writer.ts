@@ -1,13 +1,13 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingScript, spawnWorker } from '../workers/spawn-worker.js';
 import type { Database } from './database.js';
-import type { PendingRow, RowOutcome, RowWriter } from './proof-batch-writer.js';
-import { fromWireError, type RowWriterConfig, type RowWriterReply } from './row-writer-messages.js';
+import type { PendingRow, ProofWriter, RowOutcome } from './proof-writer.js';
+import { fromWireError, type ProofWriterThreadConfig, type ProofWriterReply } from './proof-writer-messages.js';
 
 /** PostgreSQL connections of the thread: room for stores configured with several writers. */
 const POSTGRES_WRITERS = 4;
 
-export interface WorkerRowWriterOptions {
+export interface ThreadedProofWriterOptions {
   /** Where the thread's database driver warnings go, one line each (see DatabaseOptions). */
   readonly onDriverWarning?: (message: string) => void;
   /** How far below the event loop's priority the thread runs (see thread-priority.ts); default 0. */
@@ -20,36 +20,36 @@ interface InFlight {
 }
 
 /**
- * Runs the proof write transactions on a writer thread with its own connection(s) (see
- * row-writer-worker.ts): one message per batch each way instead of five database round trips
+ * Runs the proof writes on a writer thread with its own connection(s) (see
+ * proof-writer-thread.ts): one message per batch each way instead of five database round trips
  * on the HTTP event loop, and the query building and driver work move to the other core.
  *
- * A batch whose thread dies is rejected (the batch writer then retries its proofs one by one,
+ * A batch whose thread dies is rejected (the group commit then retries its proofs one by one,
  * on a new thread). On SQLite the thread's connection is a second writer beside the main one;
  * SQLite serializes them with its write lock and `busy_timeout`, and transactions of ours that
  * read before they write take the lock first (see knex-groups.ts).
  */
-export class WorkerRowWriter implements RowWriter {
+export class ThreadedProofWriter implements ProofWriter {
   private worker: Promise<Worker> | null = null;
   private readonly inFlight = new Map<number, InFlight>();
   private nextId = 0;
   private closed = false;
 
   private constructor(
-    private readonly config: RowWriterConfig,
+    private readonly config: ProofWriterThreadConfig,
     private readonly script: URL,
-    private readonly options: WorkerRowWriterOptions,
+    private readonly options: ThreadedProofWriterOptions,
   ) {}
 
   /** Starts the thread and waits until it has opened the database; throws if it cannot. */
-  static async start(config: RowWriterConfig, options: WorkerRowWriterOptions = {}, script = siblingScript(import.meta.url, 'row-writer-worker')): Promise<WorkerRowWriter> {
-    const writer = new WorkerRowWriter(config, script, options);
+  static async start(config: ProofWriterThreadConfig, options: ThreadedProofWriterOptions = {}, script = siblingScript(import.meta.url, 'proof-writer-thread')): Promise<ThreadedProofWriter> {
+    const writer = new ThreadedProofWriter(config, script, options);
     await writer.thread();
     return writer;
   }
 
   async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
-    if (this.closed) throw new Error('the row writer is closed');
+    if (this.closed) throw new Error('the proof writer is closed');
     const worker = await this.thread();
     const id = this.nextId++;
     return new Promise<RowOutcome[]>((resolve, reject) => {
@@ -71,9 +71,9 @@ export class WorkerRowWriter implements RowWriter {
    * store configured with several writers); null for `sqlite::memory:`, which no other
    * connection can reach.
    */
-  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>, options: WorkerRowWriterOptions = {}): Promise<WorkerRowWriter | null> {
+  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>, options: ThreadedProofWriterOptions = {}): Promise<ThreadedProofWriter | null> {
     if (db.sharedUrl === null) return null;
-    return WorkerRowWriter.start(
+    return ThreadedProofWriter.start(
       {
         databaseUrl: db.sharedUrl,
         connections: db.dialect === 'sqlite' ? 1 : POSTGRES_WRITERS,
@@ -103,7 +103,7 @@ export class WorkerRowWriter implements RowWriter {
   private spawn(): Promise<Worker> {
     const worker = spawnWorker(this.script, this.config, { niceIncrement: this.options.niceIncrement ?? 0 });
     return new Promise<Worker>((resolve, reject) => {
-      worker.on('message', (reply: RowWriterReply) => {
+      worker.on('message', (reply: ProofWriterReply) => {
         if (reply.type === 'warning') {
           this.options.onDriverWarning?.(reply.message);
         } else if (reply.type === 'ready') {
@@ -124,11 +124,11 @@ export class WorkerRowWriter implements RowWriter {
       });
       worker.on('error', () => undefined); // 'exit' follows and settles everything
       worker.on('exit', (code) => {
-        reject(new Error(`the row writer thread exited with code ${code} before it was ready`));
+        reject(new Error(`the proof writer thread exited with code ${code} before it was ready`));
         this.worker = null;
         const lost = [...this.inFlight.values()];
         this.inFlight.clear();
-        for (const job of lost) job.reject(new Error(`the row writer thread exited with code ${code}`));
+        for (const job of lost) job.reject(new Error(`the proof writer thread exited with code ${code}`));
       });
     });
   }

@@ -1,0 +1,84 @@
+import type { Knex } from 'knex';
+import { deviceCounts, deviceUpsertSql, deviceUpsertValues, type InsertedProof } from '../../src/adapters/sql/device-proof-counts.js';
+import type { NewProofRow, ProofRow } from '../../src/adapters/sql/proof-rows.js';
+import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from '../../src/adapters/sql/proof-writer.js';
+import { knexWalletLookup, WalletKeys } from '../../src/adapters/sql/wallet-keys.js';
+
+/**
+ * The proof write as a plain Knex transaction, one statement per table: what the registry
+ * did before each database got SQL of its own (sqlite-proof-writer.ts, postgres-proof-writer.ts).
+ * Kept as the tests' oracle: those writers must store exactly what this stores.
+ */
+const TOPIC_ROWS_PER_INSERT = 500;
+
+export class KnexProofWriter implements ProofWriter {
+  private readonly walletKeys: WalletKeys;
+
+  constructor(private readonly knex: Knex) {
+    this.walletKeys = new WalletKeys(knexWalletLookup(knex));
+  }
+
+  async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
+    // Before the transaction: a key remembered from a transaction that then rolled back would not exist.
+    const keys = await this.walletKeys.of(batch.map((p) => p.row.wallet));
+    return this.knex.transaction((trx) => insertBatch(trx, batch, keys));
+  }
+}
+
+/** Inserts what is new, reads what already existed; outcomes come back in `batch` order. */
+async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): Promise<RowOutcome[]> {
+  const unique = firstOfEachProof(batch);
+  const inserted: Array<{ id: number | string; wallet: string; proof_id: string }> = await trx('proofs')
+    .insert(unique.map((p) => ({ ...p.row, wallet_id: WalletKeys.get(walletKeys, p.row.wallet) })))
+    .onConflict(['wallet_id', 'proof_id'])
+    .ignore()
+    .returning(['id', 'wallet', 'proof_id']);
+  const newIds = new Map(inserted.map((r) => [proofKey(r), r.id]));
+
+  const topicRows = unique.flatMap((p) => {
+    const id = newIds.get(proofKey(p.row));
+    const walletId = WalletKeys.get(walletKeys, p.row.wallet);
+    return id === undefined ? [] : p.topics.map((topic) => ({ proof_pk: id, wallet_id: walletId, topic }));
+  });
+  for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
+    await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
+  }
+  // Devices move with the proofs actually inserted, in this same transaction (never for a duplicate).
+  await countDeviceProofs(trx, unique.filter((p) => newIds.has(proofKey(p.row))).map((p) => p.row));
+
+  // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
+  // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
+  const newKeys = new Set(newIds.keys());
+  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys));
+}
+
+/** The stored rows of the proofs in `unique` that were not inserted (`inserted` holds proofKeys). */
+async function storedCopies(
+  q: Knex | Knex.Transaction,
+  unique: readonly PendingRow[],
+  inserted: ReadonlySet<string>,
+  walletKeys: ReadonlyMap<string, number>,
+): Promise<NewProofRow[]> {
+  const missing = unique.filter((p) => !inserted.has(proofKey(p.row))).map((p) => [WalletKeys.get(walletKeys, p.row.wallet), p.row.proof_id]);
+  if (missing.length === 0) return [];
+  const rows: ProofRow[] = await q<ProofRow>('proofs').whereIn(['wallet_id', 'proof_id'], missing);
+  return rows.map(({ id: _id, wallet_id: _walletId, ...row }) => row);
+}
+
+const ROWS_PER_UPSERT = 200;
+
+/**
+ * Creates or updates the devices of proofs just inserted, in the caller's transaction: a
+ * device then never lacks its proofs nor counts one that was not stored (a duplicate is not
+ * passed here). The counts are added in the database (`proof_count + n`) under the row lock,
+ * so concurrent transactions never lose an increment.
+ */
+async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly InsertedProof[]): Promise<void> {
+  const devices = deviceCounts(proofs);
+  const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
+  for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
+    const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
+    await trx.raw(deviceUpsertSql(chunk.length, least, greatest), deviceUpsertValues(chunk));
+  }
+}
+
