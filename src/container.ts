@@ -38,9 +38,11 @@ import { SystemClock } from './adapters/system-clock.js';
 import type { Config } from './config.js';
 import { KeyStoreUsageTotals } from './application/fleet/key-store-usage-totals.js';
 import type { KeyUsageTotals } from './application/fleet/get-wallet-stats.js';
-import type { FleetStore } from './application/ports/fleet-store.js';
+import type { DeviceStore } from './application/ports/device-store.js';
+import type { GroupStore } from './application/ports/group-store.js';
 import type { ProofActivityReader } from './application/ports/proof-activity.js';
-import { KnexFleetStore } from './adapters/sql/knex-fleet-store.js';
+import { KnexDeviceStore } from './adapters/sql/knex-device-store.js';
+import { KnexGroupStore } from './adapters/sql/knex-group-store.js';
 import { KnexKeyStore } from './adapters/sql/knex-key-store.js';
 import { KnexProofActivity } from './adapters/sql/knex-proof-activity.js';
 import { fleetRouteSet } from './fleet-wiring.js';
@@ -65,7 +67,8 @@ export const TOKENS = {
   VerifyBatch: Symbol.for('VerifyBatch'),
   ScoreProof: Symbol.for('ScoreProof'),
   HttpApp: Symbol.for('HttpApp'),
-  FleetStore: Symbol.for('FleetStore'),
+  DeviceStore: Symbol.for('DeviceStore'),
+  GroupStore: Symbol.for('GroupStore'),
   ProofActivity: Symbol.for('ProofActivityReader'),
   KeyUsageTotals: Symbol.for('KeyUsageTotals'),
 } as const;
@@ -90,7 +93,8 @@ export interface Resources {
     /** A proof store override should come with a fleet store it feeds (MemoryProofStore's listener). */
     readonly proofStore?: ProofStore;
     readonly metrics?: HttpMetrics;
-    readonly fleetStore?: FleetStore;
+    readonly deviceStore?: DeviceStore;
+    readonly groupStore?: GroupStore;
     readonly proofActivity?: ProofActivityReader;
   };
   /** API-key usage for the wallet statistics; by default summed from the key table. */
@@ -115,7 +119,8 @@ export function buildContainer(r: Resources): Container {
     const metrics = ctx.get<HttpMetrics>(TOKENS.Metrics);
     return new KnexProofStore(r.database, { ...(r.proofRows ? { writer: r.proofRows } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) });
   });
-  c.bind<FleetStore>(TOKENS.FleetStore).toDynamicValue(() => r.overrides?.fleetStore ?? new KnexFleetStore(r.database));
+  c.bind<DeviceStore>(TOKENS.DeviceStore).toDynamicValue(() => r.overrides?.deviceStore ?? new KnexDeviceStore(r.database));
+  c.bind<GroupStore>(TOKENS.GroupStore).toDynamicValue(() => r.overrides?.groupStore ?? new KnexGroupStore(r.database));
   c.bind<ProofActivityReader>(TOKENS.ProofActivity).toDynamicValue(() => r.overrides?.proofActivity ?? new KnexProofActivity(r.database));
   c.bind<KeyUsageTotals>(TOKENS.KeyUsageTotals).toDynamicValue(() => r.keyUsage ?? new KeyStoreUsageTotals(new KnexKeyStore(r.database)));
 
@@ -152,7 +157,8 @@ export function buildContainer(r: Resources): Container {
         maxBatch: r.config.maxBatch,
       }),
       ...fleetRouteSet({
-        fleet: ctx.get(TOKENS.FleetStore),
+        devices: ctx.get(TOKENS.DeviceStore),
+        groups: ctx.get(TOKENS.GroupStore),
         proofs: ctx.get(TOKENS.ProofStore),
         activity: ctx.get(TOKENS.ProofActivity),
         keyUsage: ctx.get(TOKENS.KeyUsageTotals),

@@ -10,7 +10,8 @@ import { RenameDevice } from './application/fleet/rename-device.js';
 import { ReportDeviceHealth } from './application/fleet/report-device-health.js';
 import { UnassignDevices } from './application/fleet/unassign-devices.js';
 import type { Clock } from './application/ports/clock.js';
-import type { FleetStore } from './application/ports/fleet-store.js';
+import type { DeviceStore } from './application/ports/device-store.js';
+import type { GroupStore } from './application/ports/group-store.js';
 import type { ProofActivityReader } from './application/ports/proof-activity.js';
 import type { ProofStore } from './application/ports/proof-store.js';
 import type { HttpMetrics } from './adapters/http/http-metrics.js';
@@ -21,7 +22,8 @@ import type { Config } from './config.js';
 import { countByStatus, cutoffsAt, type StatusWindows } from './domain/fleet/device-status.js';
 
 export interface FleetPorts {
-  readonly fleet: FleetStore;
+  readonly devices: DeviceStore;
+  readonly groups: GroupStore;
   readonly proofs: ProofStore;
   readonly activity: ProofActivityReader;
   readonly keyUsage: KeyUsageTotals;
@@ -41,21 +43,21 @@ export const statusWindows = (config: Pick<Config, 'deviceOnlineWindowS' | 'devi
  */
 export function fleetRouteSet(p: FleetPorts): AnyRoute[] {
   const windows = statusWindows(p.config);
-  p.metrics.countDevicesWith(async () => countByStatus(await p.fleet.deviceBuckets(null, cutoffsAt(p.clock.nowMs(), windows))));
+  p.metrics.countDevicesWith(async () => countByStatus(await p.devices.deviceBuckets(null, cutoffsAt(p.clock.nowMs(), windows))));
   return [
     ...fleetRoutes({
-      overview: new GetFleetOverview(p.fleet, p.clock, windows),
-      getDevice: new GetDevice(p.fleet, p.proofs, p.clock, windows),
-      rename: new RenameDevice(p.fleet, p.clock, windows),
-      reportHealth: new ReportDeviceHealth(p.fleet, p.clock, { windows, historyLimit: p.config.healthHistoryLimit }),
-      listGroups: new ListGroups(p.fleet),
-      getGroup: new GetGroup(p.fleet),
-      createGroup: new CreateGroup(p.fleet, p.clock),
-      assign: new AssignDevices(p.fleet),
-      unassign: new UnassignDevices(p.fleet),
-      deleteGroup: new DeleteGroup(p.fleet),
+      overview: new GetFleetOverview(p.devices, p.groups, p.clock, windows),
+      getDevice: new GetDevice(p.devices, p.proofs, p.clock, windows),
+      rename: new RenameDevice(p.devices, p.clock, windows),
+      reportHealth: new ReportDeviceHealth(p.devices, p.clock, { windows, historyLimit: p.config.healthHistoryLimit }),
+      listGroups: new ListGroups(p.groups),
+      getGroup: new GetGroup(p.groups),
+      createGroup: new CreateGroup(p.groups, p.clock),
+      assign: new AssignDevices(p.groups),
+      unassign: new UnassignDevices(p.groups),
+      deleteGroup: new DeleteGroup(p.groups),
       metrics: p.metrics,
     }),
-    ...statsRoutes({ stats: new GetWalletStats(p.fleet, p.activity, p.keyUsage, p.clock, windows) }),
+    ...statsRoutes({ stats: new GetWalletStats(p.devices, p.groups, p.activity, p.keyUsage, p.clock, windows) }),
   ];
 }

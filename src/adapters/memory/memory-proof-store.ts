@@ -11,7 +11,7 @@ export interface StoredProofListener {
 export class MemoryProofStore implements ProofStore {
   private readonly byWallet = new Map<string, Map<string, ProofRecord>>();
 
-  /** `listener`: e.g. a MemoryFleetStore, which counts devices' proofs as the SQL store does. */
+  /** `listener`: e.g. a MemoryFleet, which counts devices' proofs as the SQL proof writers do. */
   constructor(private readonly listener?: StoredProofListener) {}
 
   async add(record: ProofRecord): Promise<AddResult> {

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { FleetStore, GroupChange, GroupNotFound, UnknownDevices } from '../ports/fleet-store.js';
+import type { GroupStore, GroupChange, GroupNotFound, UnknownDevices } from '../ports/group-store.js';
 import type { InvalidDeviceIds } from './fleet-errors.js';
 import { distinctDeviceIds } from './change-membership.js';
 
@@ -8,7 +8,7 @@ import { distinctDeviceIds } from './change-membership.js';
  * All or nothing: one id the wallet has no device for changes nothing, and names every such id.
  */
 export class AssignDevices {
-  constructor(private readonly store: FleetStore) {}
+  constructor(private readonly store: GroupStore) {}
 
   async execute(input: { wallet: string; groupId: string; deviceIds: readonly string[] }): Promise<E.Either<InvalidDeviceIds | GroupNotFound | UnknownDevices, GroupChange>> {
     const ids = distinctDeviceIds(input.deviceIds);

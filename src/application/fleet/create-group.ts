@@ -2,12 +2,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { MAX_GROUPS_PER_WALLET, type Group } from '../../domain/fleet/group.js';
 import { normalizeDescription, normalizeName, type InvalidText } from '../../domain/fleet/names.js';
 import type { Clock } from '../ports/clock.js';
-import type { FleetStore, GroupLimitReached, GroupNameTaken } from '../ports/fleet-store.js';
+import type { GroupStore, GroupLimitReached, GroupNameTaken } from '../ports/group-store.js';
 
 /** Creates an empty group; its name is unique within the wallet. */
 export class CreateGroup {
   constructor(
-    private readonly store: FleetStore,
+    private readonly store: GroupStore,
     private readonly clock: Clock,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { InvalidText } from '../../domain/fleet/names.js';
 import type { InvalidHealthReport } from '../../domain/fleet/health-report.js';
-import type { GroupLimitReached, GroupNameTaken, GroupNotFound, UnknownDevices } from '../ports/fleet-store.js';
+import type { GroupLimitReached, GroupNameTaken, GroupNotFound, UnknownDevices } from '../ports/group-store.js';
 
 /** Business failures of the fleet use cases; the HTTP adapter maps each tag to a status. */
 export type DeviceNotFound = { readonly _tag: 'DeviceNotFound'; readonly deviceId: string };

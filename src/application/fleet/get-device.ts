@@ -3,7 +3,7 @@ import { cutoffsAt, type StatusWindows } from '../../domain/fleet/device-status.
 import type { HealthReport } from '../../domain/fleet/health-report.js';
 import type { ProofSummary } from '../../domain/proof/proof-record.js';
 import type { Clock } from '../ports/clock.js';
-import type { FleetStore } from '../ports/fleet-store.js';
+import type { DeviceStore } from '../ports/device-store.js';
 import type { ProofStore } from '../ports/proof-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
 import type { DeviceNotFound } from './fleet-errors.js';
@@ -18,7 +18,7 @@ export interface DeviceDetails extends DeviceView {
 /** One device with its recent health history and proofs. */
 export class GetDevice {
   constructor(
-    private readonly store: FleetStore,
+    private readonly store: DeviceStore,
     private readonly proofs: ProofStore,
     private readonly clock: Clock,
     private readonly windows: StatusWindows,

@@ -10,7 +10,8 @@ import {
 } from '../../domain/fleet/device-status.js';
 import { MAX_GROUPS_PER_WALLET } from '../../domain/fleet/group.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeviceBucket, DeviceQuery, FleetStore, GroupNotFound, GroupView } from '../ports/fleet-store.js';
+import type { DeviceBucket, DeviceQuery, DeviceStore } from '../ports/device-store.js';
+import type { GroupNotFound, GroupStore, GroupView } from '../ports/group-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
 import type { InvalidCursor } from './fleet-errors.js';
 import { decodeFleetCursor, encodeFleetCursor } from './fleet-cursor.js';
@@ -56,7 +57,8 @@ export interface FleetOverview {
  */
 export class GetFleetOverview {
   constructor(
-    private readonly store: FleetStore,
+    private readonly devices: DeviceStore,
+    private readonly groups: GroupStore,
     private readonly clock: Clock,
     private readonly windows: StatusWindows,
   ) {}
@@ -64,7 +66,7 @@ export class GetFleetOverview {
   async execute(input: OverviewInput): Promise<E.Either<InvalidCursor | GroupNotFound, FleetOverview>> {
     const after = input.cursor === undefined ? undefined : decodeFleetCursor('device', input.cursor);
     if (after === null) return E.left({ _tag: 'InvalidCursor' });
-    if (typeof input.groupId === 'string' && !(await this.store.getGroup(input.wallet, input.groupId))) {
+    if (typeof input.groupId === 'string' && !(await this.groups.getGroup(input.wallet, input.groupId))) {
       return E.left({ _tag: 'GroupNotFound', groupId: input.groupId });
     }
     const nowMs = this.clock.nowMs();
@@ -76,9 +78,9 @@ export class GetFleetOverview {
       ...(input.statuses && input.statuses.length < DEVICE_STATUSES.length ? { states: { cutoffs, pairs: pairsWithStatus(input.statuses) } } : {}),
     };
     const [page, buckets, groups] = await Promise.all([
-      this.store.listDevices(input.wallet, query),
-      this.store.deviceBuckets(input.wallet, cutoffs),
-      this.store.listGroups(input.wallet, { limit: MAX_GROUPS_PER_WALLET, withDeviceIds: false }),
+      this.devices.listDevices(input.wallet, query),
+      this.devices.deviceBuckets(input.wallet, cutoffs),
+      this.groups.listGroups(input.wallet, { limit: MAX_GROUPS_PER_WALLET, withDeviceIds: false }),
     ]);
     return E.right({
       devices: page.items.map((d) => viewOf(d, cutoffs)),

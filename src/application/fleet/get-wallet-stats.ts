@@ -3,7 +3,8 @@ import { countByStatus, cutoffsAt, type StatusCounts, type StatusWindows } from 
 import { scoreProof } from '../../domain/scoring/score-proof.js';
 import { DEFAULT_POLICY, policyId } from '../../domain/scoring/scoring-policy.js';
 import type { Clock } from '../ports/clock.js';
-import type { FleetStore } from '../ports/fleet-store.js';
+import type { DeviceStore } from '../ports/device-store.js';
+import type { GroupStore } from '../ports/group-store.js';
 import type { ProofActivityReader } from '../ports/proof-activity.js';
 import type { NotYourWallet } from './fleet-errors.js';
 
@@ -49,7 +50,8 @@ export interface WalletStats {
  */
 export class GetWalletStats {
   constructor(
-    private readonly fleet: FleetStore,
+    private readonly devices: DeviceStore,
+    private readonly groups: GroupStore,
     private readonly proofs: ProofActivityReader,
     private readonly keyUsage: KeyUsageTotals,
     private readonly clock: Clock,
@@ -62,8 +64,8 @@ export class GetWalletStats {
     const nowMs = this.clock.nowMs();
     const [activity, buckets, groupCount, envelopes, usage] = await Promise.all([
       this.proofs.activity(wallet, [nowMs - DAY_MS, nowMs - 7 * DAY_MS], nowMs),
-      this.fleet.deviceBuckets(wallet, cutoffsAt(nowMs, this.windows)),
-      this.fleet.countGroups(wallet),
+      this.devices.deviceBuckets(wallet, cutoffsAt(nowMs, this.windows)),
+      this.groups.countGroups(wallet),
       this.proofs.recentEnvelopes(wallet, SCORE_SAMPLE),
       this.keyUsage.totals(wallet),
     ]);

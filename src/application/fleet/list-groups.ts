@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { FleetStore, GroupView } from '../ports/fleet-store.js';
+import type { GroupStore, GroupView } from '../ports/group-store.js';
 import type { InvalidCursor } from './fleet-errors.js';
 import { decodeFleetCursor, encodeFleetCursor } from './fleet-cursor.js';
 
@@ -10,7 +10,7 @@ export interface GroupList {
 
 /** The wallet's groups by name, each with its device ids. */
 export class ListGroups {
-  constructor(private readonly store: FleetStore) {}
+  constructor(private readonly store: GroupStore) {}
 
   async execute(input: { wallet: string; limit: number; cursor?: string }): Promise<E.Either<InvalidCursor, GroupList>> {
     const after = input.cursor === undefined ? undefined : decodeFleetCursor('group', input.cursor);

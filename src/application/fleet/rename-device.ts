@@ -2,14 +2,14 @@ import * as E from 'fp-ts/lib/Either.js';
 import { cutoffsAt, type StatusWindows } from '../../domain/fleet/device-status.js';
 import { normalizeName, type InvalidText } from '../../domain/fleet/names.js';
 import type { Clock } from '../ports/clock.js';
-import type { FleetStore } from '../ports/fleet-store.js';
+import type { DeviceStore } from '../ports/device-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
 import type { DeviceNotFound } from './fleet-errors.js';
 
 /** Sets a device's display name (trimmed, 1–100 characters). */
 export class RenameDevice {
   constructor(
-    private readonly store: FleetStore,
+    private readonly store: DeviceStore,
     private readonly clock: Clock,
     private readonly windows: StatusWindows,
   ) {}

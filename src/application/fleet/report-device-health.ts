@@ -3,7 +3,7 @@ import { isDeviceId, DEVICE_ID_MAX } from '../../domain/fleet/device.js';
 import { cutoffsAt, type StatusWindows } from '../../domain/fleet/device-status.js';
 import { checkHealthReadings, type HealthReadings, type HealthReport, type InvalidHealthReport } from '../../domain/fleet/health-report.js';
 import type { Clock } from '../ports/clock.js';
-import type { FleetStore } from '../ports/fleet-store.js';
+import type { DeviceStore } from '../ports/device-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
 
 export interface HealthSettings {
@@ -23,7 +23,7 @@ export interface HealthRecorded {
  */
 export class ReportDeviceHealth {
   constructor(
-    private readonly store: FleetStore,
+    private readonly store: DeviceStore,
     private readonly clock: Clock,
     private readonly settings: HealthSettings,
   ) {}

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { KnexFleetStore } from '../../../src/adapters/sql/knex-fleet-store.js';
+import { KnexGroupStore } from '../../../src/adapters/sql/knex-group-store.js';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
 import { ThreadedProofWriter } from '../../../src/adapters/sql/threaded-proof-writer.js';
 import { proofStoreContract } from '../../contracts/proof-store.contract.js';
@@ -99,9 +99,9 @@ test('sqlite: group changes on the main connection never fail while the writer t
   // connection has committed in between; group changes take the write lock first instead.
   const db = await sqlite.fresh();
   const proofs = new KnexProofStore(db, { writer: await threadFor(db) });
-  const fleet = new KnexFleetStore(db);
+  const groups = new KnexGroupStore(db);
   await proofs.add(aProofRecord(WALLET_A, { robotId: 'arm-1', taskId: 'seed' }));
-  const created = await fleet.createGroup(WALLET_A, { name: 'line', description: null, createdAtMs: 1 }, 10);
+  const created = await groups.createGroup(WALLET_A, { name: 'line', description: null, createdAtMs: 1 }, 10);
   if (created._tag !== 'Right') return t.fail('group not created');
   const groupId = created.right.groupId;
   const ingest = Promise.all(
@@ -109,7 +109,7 @@ test('sqlite: group changes on the main connection never fail while the writer t
   );
   const changes = [];
   for (let i = 0; i < 40; i++) {
-    const change = i % 2 === 0 ? fleet.assignDevices(WALLET_A, groupId, ['arm-1']) : fleet.unassignDevices(WALLET_A, groupId, ['arm-1']);
+    const change = i % 2 === 0 ? groups.assignDevices(WALLET_A, groupId, ['arm-1']) : groups.unassignDevices(WALLET_A, groupId, ['arm-1']);
     changes.push(await change.then((r) => r._tag, (err: unknown) => String(err)));
   }
   await ingest;

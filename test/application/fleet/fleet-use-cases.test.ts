@@ -1,5 +1,7 @@
 import test from 'ava';
-import { MemoryFleetStore } from '../../../src/adapters/memory/memory-fleet-store.js';
+import { MemoryDeviceStore } from '../../../src/adapters/memory/memory-device-store.js';
+import { MemoryFleet } from '../../../src/adapters/memory/memory-fleet.js';
+import { MemoryGroupStore } from '../../../src/adapters/memory/memory-group-store.js';
 import { MemoryProofActivity } from '../../../src/adapters/memory/memory-proof-activity.js';
 import { MemoryProofStore } from '../../../src/adapters/memory/memory-proof-store.js';
 import { AssignDevices } from '../../../src/application/fleet/assign-devices.js';
@@ -17,19 +19,19 @@ const windows = { onlineWindowMs: 300_000, offlineAfterMs: 3_600_000 };
 const readings = { status: 'ok', cpuPercent: null, memoryPercent: null, batteryPercent: null, temperatureC: null, uptimeS: null, message: null, metrics: null } as const;
 
 function world() {
-  const fleet = new MemoryFleetStore();
+  const fleet = new MemoryFleet();
   const proofs = new MemoryProofStore(fleet);
-  return { fleet, proofs };
+  return { devices: new MemoryDeviceStore(fleet), groups: new MemoryGroupStore(fleet), proofs };
 }
 
 test('overview: a page of devices, every group, totals over the whole fleet', async (t) => {
-  const { fleet, proofs } = world();
+  const { devices, groups, proofs } = world();
   for (let i = 0; i < 5; i++) await proofs.add(aProofRecord(WALLET_A, { taskId: `t${i}`, robotId: `r${i}` }, i < 3 ? NOW - 60_000 : NOW - 2 * 3_600_000));
-  const g = await new CreateGroup(fleet, clock).execute({ wallet: WALLET_A, name: ' Yard ' });
+  const g = await new CreateGroup(groups, clock).execute({ wallet: WALLET_A, name: ' Yard ' });
   if (g._tag === 'Left') return t.fail();
   t.is(g.right.name, 'Yard');
-  await new AssignDevices(fleet).execute({ wallet: WALLET_A, groupId: g.right.groupId, deviceIds: ['r0', 'r4', 'r0'] });
-  const overview = new GetFleetOverview(fleet, clock, windows);
+  await new AssignDevices(groups).execute({ wallet: WALLET_A, groupId: g.right.groupId, deviceIds: ['r0', 'r4', 'r0'] });
+  const overview = new GetFleetOverview(devices, groups, clock, windows);
   const result = await overview.execute({ wallet: WALLET_A, limit: 2 });
   if (result._tag === 'Left') return t.fail();
   t.deepEqual(result.right.devices.map((d) => [d.device.deviceId, d.status]), [['r0', 'online'], ['r1', 'online']]);
@@ -43,20 +45,20 @@ test('overview: a page of devices, every group, totals over the whole fleet', as
 });
 
 test('health reports: the id and readings are checked, and history is bounded', async (t) => {
-  const { fleet } = world();
-  const report = new ReportDeviceHealth(fleet, clock, { windows, historyLimit: 2 });
+  const { devices } = world();
+  const report = new ReportDeviceHealth(devices, clock, { windows, historyLimit: 2 });
   t.like(await report.execute({ wallet: WALLET_A, deviceId: '', readings }), { _tag: 'Left', left: { field: 'device_id' } });
   t.like(await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, cpuPercent: 120 } }), { _tag: 'Left', left: { field: 'cpu_percent' } });
-  t.is(await fleet.getDevice(WALLET_A, 'x'), null);
+  t.is(await devices.getDevice(WALLET_A, 'x'), null);
   for (let i = 0; i < 4; i++) await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, uptimeS: i } });
-  t.deepEqual((await fleet.healthHistory(WALLET_A, 'x', 10)).map((h) => h.uptimeS), [3, 2]);
+  t.deepEqual((await devices.healthHistory(WALLET_A, 'x', 10)).map((h) => h.uptimeS), [3, 2]);
   const last = await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, status: 'error' } });
   t.like(last, { _tag: 'Right', right: { report: { status: 'error', receivedAtMs: NOW }, device: { status: 'error' } } });
 });
 
 test('assign: repeats are dropped; too many ids are refused before the store is asked', async (t) => {
-  const { fleet } = world();
-  const assign = new AssignDevices(fleet);
+  const { groups } = world();
+  const assign = new AssignDevices(groups);
   t.like(await assign.execute({ wallet: WALLET_A, groupId: 'g', deviceIds: [] }), { _tag: 'Left', left: { _tag: 'InvalidDeviceIds' } });
   t.like(await assign.execute({ wallet: WALLET_A, groupId: 'g', deviceIds: Array.from({ length: 1001 }, (_, i) => `d${i}`) }), { _tag: 'Left', left: { _tag: 'InvalidDeviceIds' } });
   // 1,001 ids with one repeat are 1,000 distinct ids: allowed (the group does not exist).
@@ -65,10 +67,10 @@ test('assign: repeats are dropped; too many ids are refused before the store is 
 });
 
 test('wallet statistics are only the caller\'s own; key usage sums the wallet\'s keys', async (t) => {
-  const { fleet, proofs } = world();
+  const { devices, groups, proofs } = world();
   const key = (requestCount: number, errorCount: number) => ({ requestCount, errorCount }) as ApiKeyRecord;
   const keyUsage = new KeyStoreUsageTotals({ listByWallet: async (w) => (w === WALLET_A ? [key(10, 1), key(5, 4)] : []) });
-  const stats = new GetWalletStats(fleet, new MemoryProofActivity(proofs), keyUsage, clock, windows);
+  const stats = new GetWalletStats(devices, groups, new MemoryProofActivity(proofs), keyUsage, clock, windows);
   t.deepEqual(await stats.execute({ caller: WALLET_B, wallet: WALLET_A }), { _tag: 'Left', left: { _tag: 'NotYourWallet', wallet: WALLET_A } });
   const own = await stats.execute({ caller: WALLET_A, wallet: WALLET_A });
   t.like(own, { _tag: 'Right', right: { apiKeys: { requests: 15, errors: 5, errorRate: 0.3333 }, proofs: { total: 0 } } });

@@ -2,7 +2,7 @@ import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import type { DeviceView } from '../../../application/fleet/device-view.js';
 import type { FleetOverview } from '../../../application/fleet/get-fleet-overview.js';
 import type { WalletStats } from '../../../application/fleet/get-wallet-stats.js';
-import type { GroupView } from '../../../application/ports/fleet-store.js';
+import type { GroupView } from '../../../application/ports/group-store.js';
 import { displayName } from '../../../domain/fleet/device.js';
 import type { StatusCounts } from '../../../domain/fleet/device-status.js';
 import type { Group } from '../../../domain/fleet/group.js';

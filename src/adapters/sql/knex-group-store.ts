@@ -10,47 +10,49 @@ import type {
   GroupView,
   NewGroup,
   UnknownDevices,
-} from '../../application/ports/fleet-store.js';
+  GroupStore,
+} from '../../application/ports/group-store.js';
 import type { Group } from '../../domain/fleet/group.js';
 import { newGroupId } from '../random-ids.js';
+import type { Database } from './database.js';
 import { int, toGroup, type GroupRow } from './fleet-rows.js';
 
 type Db = Knex | Knex.Transaction;
 
 /**
- * The group half of KnexFleetStore. Changes that touch several devices lock the group row
- * first, then the devices in key order (PostgreSQL), the order the proof writer uses: concurrent
- * changes and proof submissions wait for each other instead of deadlocking. SQLite has one
- * connection, so its transactions are already serial.
+ * GroupStore on SQLite or PostgreSQL. Changes that touch several devices lock the group row
+ * first, then the devices in key order (PostgreSQL), the order the proof writers use:
+ * concurrent changes and proof submissions wait for each other instead of deadlocking. SQLite
+ * has one connection, so its transactions are already serial.
  */
-export class KnexGroups {
-  constructor(
-    private readonly knex: Knex,
-    private readonly postgres: boolean,
-  ) {}
+export class KnexGroupStore implements GroupStore {
+  private readonly knex: Knex;
+  private readonly postgres: boolean;
 
-  async create(wallet: string, draft: NewGroup, maxGroups: number): Promise<E.Either<GroupNameTaken | GroupLimitReached, Group>> {
+  constructor(db: Pick<Database, 'knex' | 'dialect'>) {
+    this.knex = db.knex;
+    this.postgres = db.dialect === 'postgres';
+  }
+
+  async createGroup(wallet: string, draft: NewGroup, maxGroups: number): Promise<E.Either<GroupNameTaken | GroupLimitReached, Group>> {
     return this.knex.transaction(async (trx) => {
       await this.takeSqliteWriteLock(trx);
       // Serializes creates per wallet, so two racing creates cannot both pass the limit.
       if (this.postgres) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`proof-registry:groups:${wallet}`]);
       const taken = await trx('device_groups').select('group_id').where({ wallet, name: draft.name }).first();
       if (taken) return E.left<GroupNameTaken>({ _tag: 'GroupNameTaken', name: draft.name });
-      if ((await this.count(trx, wallet)) >= maxGroups) return E.left<GroupLimitReached>({ _tag: 'GroupLimitReached', limit: maxGroups });
+      if ((await this.countIn(trx, wallet)) >= maxGroups) return E.left<GroupLimitReached>({ _tag: 'GroupLimitReached', limit: maxGroups });
       const row: GroupRow = { wallet, group_id: newGroupId(), name: draft.name, description: draft.description, created_at_ms: draft.createdAtMs };
       await trx('device_groups').insert(row);
       return E.right(toGroup(row));
     });
   }
 
-  async get(db: Db, wallet: string, groupId: string): Promise<GroupView | null> {
-    const row: GroupRow | undefined = await db<GroupRow>('device_groups').where({ wallet, group_id: groupId }).first();
-    if (!row) return null;
-    const ids: Array<{ device_id: string }> = await db('devices').select('device_id').where({ wallet, group_id: groupId }).orderBy('device_id');
-    return { ...toGroup(row), deviceCount: ids.length, deviceIds: ids.map((r) => r.device_id) };
+  getGroup(wallet: string, groupId: string): Promise<GroupView | null> {
+    return this.getIn(this.knex, wallet, groupId);
   }
 
-  async list(wallet: string, q: GroupQuery): Promise<GroupPage> {
+  async listGroups(wallet: string, q: GroupQuery): Promise<GroupPage> {
     const query = this.knex<GroupRow>('device_groups').where('wallet', wallet);
     if (q.afterName !== undefined) query.where('name', '>', q.afterName);
     const rows = await query.orderBy('name', 'asc').limit(q.limit + 1);
@@ -75,12 +77,19 @@ export class KnexGroups {
     };
   }
 
-  async count(db: Db, wallet: string): Promise<number> {
-    const row = (await db('device_groups').where('wallet', wallet).count('* as n').first()) as { n: number | string } | undefined;
-    return row ? int(row.n, 'count') : 0;
+  countGroups(wallet: string): Promise<number> {
+    return this.countIn(this.knex, wallet);
   }
 
-  async change(wallet: string, groupId: string, deviceIds: readonly string[], kind: 'assign' | 'unassign'): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
+  assignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
+    return this.change(wallet, groupId, deviceIds, 'assign');
+  }
+
+  unassignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
+    return this.change(wallet, groupId, deviceIds, 'unassign');
+  }
+
+  private async change(wallet: string, groupId: string, deviceIds: readonly string[], kind: 'assign' | 'unassign'): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
     return this.knex.transaction(async (trx) => {
       await this.takeSqliteWriteLock(trx);
       if (!(await this.lockGroup(trx, wallet, groupId))) return E.left<GroupNotFound>({ _tag: 'GroupNotFound', groupId });
@@ -93,12 +102,12 @@ export class KnexGroups {
         kind === 'assign'
           ? await targets.andWhere((b) => b.whereNull('group_id').orWhereNot('group_id', groupId)).update({ group_id: groupId })
           : await targets.andWhere('group_id', groupId).update({ group_id: null });
-      const group = await this.get(trx, wallet, groupId);
+      const group = await this.getIn(trx, wallet, groupId);
       return E.right({ group: group!, changed });
     });
   }
 
-  async delete(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null> {
+  async deleteGroup(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null> {
     return this.knex.transaction(async (trx) => {
       await this.takeSqliteWriteLock(trx);
       if (!(await this.lockGroup(trx, wallet, groupId))) return null;
@@ -107,6 +116,18 @@ export class KnexGroups {
       await trx('device_groups').where({ wallet, group_id: groupId }).del();
       return { unassigned };
     });
+  }
+
+  private async getIn(db: Db, wallet: string, groupId: string): Promise<GroupView | null> {
+    const row: GroupRow | undefined = await db<GroupRow>('device_groups').where({ wallet, group_id: groupId }).first();
+    if (!row) return null;
+    const ids: Array<{ device_id: string }> = await db('devices').select('device_id').where({ wallet, group_id: groupId }).orderBy('device_id');
+    return { ...toGroup(row), deviceCount: ids.length, deviceIds: ids.map((r) => r.device_id) };
+  }
+
+  private async countIn(db: Db, wallet: string): Promise<number> {
+    const row = (await db('device_groups').where('wallet', wallet).count('* as n').first()) as { n: number | string } | undefined;
+    return row ? int(row.n, 'count') : 0;
   }
 
   /**

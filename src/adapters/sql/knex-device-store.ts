@@ -1,41 +1,22 @@
-import type * as E from 'fp-ts/lib/Either.js';
 import type { Knex } from 'knex';
-import type {
-  DeviceBucket,
-  DevicePage,
-  DeviceQuery,
-  FleetStore,
-  GroupChange,
-  GroupLimitReached,
-  GroupNameTaken,
-  GroupNotFound,
-  GroupPage,
-  GroupQuery,
-  GroupView,
-  NewGroup,
-  UnknownDevices,
-} from '../../application/ports/fleet-store.js';
+import type { DeviceBucket, DevicePage, DeviceQuery, DeviceStore } from '../../application/ports/device-store.js';
 import type { Device } from '../../domain/fleet/device.js';
 import type { Activity, ActivityCutoffs, HealthMark } from '../../domain/fleet/device-status.js';
-import type { Group } from '../../domain/fleet/group.js';
 import type { HealthReport } from '../../domain/fleet/health-report.js';
 import type { Database } from './database.js';
 import { DEVICE_COLUMNS, HEALTH_COLUMNS, int, toDevice, toHealthRow, toReport, type DeviceRow, type HealthRow } from './fleet-rows.js';
-import { KnexGroups } from './knex-groups.js';
 
 /**
- * FleetStore on SQLite or PostgreSQL. Devices are also written by the proof writers
- * (device-proof-counts.ts) in the proofs' own transactions; groups live in knex-groups.ts.
+ * DeviceStore on SQLite or PostgreSQL. Devices are also written by the proof writers
+ * (device-proof-counts.ts) in the proofs' own statements; their groups by knex-group-store.ts.
  */
-export class KnexFleetStore implements FleetStore {
+export class KnexDeviceStore implements DeviceStore {
   private readonly knex: Knex;
   private readonly postgres: boolean;
-  private readonly groups: KnexGroups;
 
   constructor(db: Pick<Database, 'knex' | 'dialect'>) {
     this.knex = db.knex;
     this.postgres = db.dialect === 'postgres';
-    this.groups = new KnexGroups(db.knex, this.postgres);
   }
 
   async listDevices(wallet: string, q: DeviceQuery): Promise<DevicePage> {
@@ -120,34 +101,6 @@ export class KnexFleetStore implements FleetStore {
     if (wallet !== null) query.where('wallet', wallet);
     const rows = (await query) as unknown as Array<{ group_id: string | null; activity: Activity; health: HealthMark; n: number | string }>;
     return rows.map((r) => ({ groupId: r.group_id, activity: r.activity, health: r.health, count: int(r.n, 'count') }));
-  }
-
-  createGroup(wallet: string, group: NewGroup, maxGroups: number): Promise<E.Either<GroupNameTaken | GroupLimitReached, Group>> {
-    return this.groups.create(wallet, group, maxGroups);
-  }
-
-  getGroup(wallet: string, groupId: string): Promise<GroupView | null> {
-    return this.groups.get(this.knex, wallet, groupId);
-  }
-
-  listGroups(wallet: string, query: GroupQuery): Promise<GroupPage> {
-    return this.groups.list(wallet, query);
-  }
-
-  countGroups(wallet: string): Promise<number> {
-    return this.groups.count(this.knex, wallet);
-  }
-
-  assignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
-    return this.groups.change(wallet, groupId, deviceIds, 'assign');
-  }
-
-  unassignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
-    return this.groups.change(wallet, groupId, deviceIds, 'unassign');
-  }
-
-  deleteGroup(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null> {
-    return this.groups.delete(wallet, groupId);
   }
 }
 

@@ -1,0 +1,50 @@
+import type { Device } from '../../domain/fleet/device.js';
+import type { ActivityCutoffs, StatePair } from '../../domain/fleet/device-status.js';
+import type { HealthReport } from '../../domain/fleet/health-report.js';
+
+export interface DeviceQuery {
+  /** A group id, or null for devices in no group. */
+  readonly groupId?: string | null;
+  /** Only devices whose (activity, health) at `cutoffs` is one of `pairs`. */
+  readonly states?: { readonly cutoffs: ActivityCutoffs; readonly pairs: readonly StatePair[] };
+  readonly limit: number;
+  /** Continue strictly after this device id. Devices are listed by id, byte order. */
+  readonly afterDeviceId?: string;
+}
+
+export interface DevicePage {
+  readonly items: readonly Device[];
+  /** The last id of this page when another page exists, else null. */
+  readonly next: string | null;
+}
+
+/** How many devices of a group (null: none) have an activity and health mark. */
+export interface DeviceBucket extends StatePair {
+  readonly groupId: string | null;
+  readonly count: number;
+}
+
+/**
+ * A wallet's devices and their health history. Every call is scoped to one wallet: another
+ * wallet's device does not exist for the caller.
+ *
+ * Devices are created and counted by the proof writers of the same technology, inside the
+ * transaction that inserts a proof with a robot_id (see the adapters), and here by
+ * `recordHealth`. Which group a device is in is the GroupStore's to change.
+ */
+export interface DeviceStore {
+  listDevices(wallet: string, query: DeviceQuery): Promise<DevicePage>;
+  getDevice(wallet: string, deviceId: string): Promise<Device | null>;
+  /** Null when the wallet has no such device. */
+  renameDevice(wallet: string, deviceId: string, name: string): Promise<Device | null>;
+  /**
+   * Stores a report, creating the device if it is new, and keeps only the newest `keep`
+   * reports of the device. The device's last health becomes this report unless a report
+   * received later is already there.
+   */
+  recordHealth(wallet: string, deviceId: string, report: HealthReport, keep: number): Promise<Device>;
+  /** Newest first. */
+  healthHistory(wallet: string, deviceId: string, limit: number): Promise<readonly HealthReport[]>;
+  /** Device counts by group, activity and health; a null wallet counts every wallet (metrics). */
+  deviceBuckets(wallet: string | null, cutoffs: ActivityCutoffs): Promise<readonly DeviceBucket[]>;
+}
