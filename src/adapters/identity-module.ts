@@ -20,7 +20,7 @@ import { LOCAL_ACCESS_MINT, type Config } from '../config.js';
 import { chainIdFor } from '../domain/identity/sign-in-message.js';
 import { NodeEd25519 } from './crypto/node-ed25519.js';
 import { NodeIdentityCrypto } from './crypto/node-identity-crypto.js';
-import { authFailureToHttp } from './http/auth-failure-status.js';
+import { authProblem } from './http/auth-problems.js';
 import type { AnyRoute } from './http/route.js';
 import { identityRoutes } from './http/routes/identity-routes.js';
 import { JsonwebtokenTokenIssuer } from './jwt/jsonwebtoken-token-issuer.js';
@@ -145,7 +145,7 @@ export async function createIdentity(
 
   return {
     authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) =>
-      usage.record(keyId, authFailureToHttp(failure).status, clock.nowMs()),
+      usage.record(keyId, authProblem(failure).status, clock.nowMs()),
     ),
     rateLimiter,
     onAuthenticatedResponse: (principal, status) => {

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
 import type { RateLimiter } from '../../application/ports/rate-limiter.js';
-import { authFailureToHttp } from './auth-failure-status.js';
+import { authProblem } from './auth-problems.js';
 import { HttpError } from './http-error.js';
 
 /** Who may call, and how often: what the identity slice gives the HTTP edge. */
@@ -21,7 +21,7 @@ export async function authenticate(ctx: Context, auth: 'api_key' | 'jwt', option
   if (result._tag === 'Left') {
     // Failed credentials count against the client's IP, so guessing keys is rate limited too.
     await limit(ctx, options, `ip:${ctx.ip}`, 'api');
-    throw authFailureToHttp(result.left);
+    throw authProblem(result.left);
   }
   // Known before the limit is applied, so a rate-limited request still counts in the key's usage.
   ctx.state.principal = result.right;

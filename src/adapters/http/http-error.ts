@@ -1,3 +1,5 @@
+import * as E from 'fp-ts/lib/Either.js';
+
 /** An error with an HTTP status and a sentence for the client: the only kind that reaches the wire. */
 export class HttpError extends Error {
   constructor(
@@ -11,5 +13,11 @@ export class HttpError extends Error {
   }
 }
 
-export const problem = (status: number, detail: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  new HttpError(status, detail, extra, headers);
+/**
+ * A use case's answer for a route: its result, or its failure thrown as the HTTP error the
+ * route family's one exhaustive mapping (`*-problems.ts`) makes of it.
+ */
+export function orProblem<F, A>(result: E.Either<F, A>, problem: (failure: F) => HttpError): A {
+  if (E.isLeft(result)) throw problem(result.left);
+  return result.right;
+}

@@ -1,8 +1,6 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { AssignDevices } from '../../../application/fleet/assign-devices.js';
 import type { CreateGroup } from '../../../application/fleet/create-group.js';
 import type { DeleteGroup } from '../../../application/fleet/delete-group.js';
-import type { FleetError } from '../../../application/fleet/fleet-errors.js';
 import type { GetDevice } from '../../../application/fleet/get-device.js';
 import type { GetFleetOverview } from '../../../application/fleet/get-fleet-overview.js';
 import type { GetGroup } from '../../../application/fleet/get-group.js';
@@ -10,13 +8,13 @@ import type { ListGroups } from '../../../application/fleet/list-groups.js';
 import type { RenameDevice } from '../../../application/fleet/rename-device.js';
 import type { ReportDeviceHealth } from '../../../application/fleet/report-device-health.js';
 import type { UnassignDevices } from '../../../application/fleet/unassign-devices.js';
-import { describeInvalidText } from '../../../domain/fleet/names.js';
-import { ErrorBody } from '../codecs/common.codecs.js';
 import * as c from '../codecs/fleet.codecs.js';
-import { HttpError } from '../http-error.js';
+import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { route, type AnyRoute } from '../route.js';
+import { AUTHED, BODY, errorResponses } from './error-responses.js';
 import { deviceBody, groupBody, healthBody, overviewBody, proofSummaryBody } from './fleet-bodies.js';
+import { fleetProblem } from './fleet-problems.js';
 
 export interface FleetRouteDeps {
   readonly overview: GetFleetOverview;
@@ -32,52 +30,10 @@ export interface FleetRouteDeps {
   readonly metrics: HttpMetrics;
 }
 
-const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string (a broken percent-escape, a parameter given twice, or one the route does not take), or a path segment with a broken percent-escape.',
-  401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
-  403: 'Wallet mismatch or token balance below the minimum.',
+const errors = errorResponses({
   404: 'No such device or group for this wallet (another wallet\'s are never revealed).',
   409: 'A group of that name exists, or the wallet has the most groups allowed.',
-  413: 'Body over the size limit.',
-  415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
-  422: 'Validation failed; detail names the member.',
-  429: 'Rate limited; see Retry-After.',
-  503: 'A dependency is down; see Retry-After.',
-};
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
-const AUTHED = [401, 403, 429, 503];
-const BODY = [400, 413, 415, 422];
-
-/** Every business failure of the fleet use cases, to its status: one exhaustive switch. */
-export function fleetProblem(e: FleetError): HttpError {
-  switch (e._tag) {
-    case 'DeviceNotFound':
-      return new HttpError(404, `device ${e.deviceId} not found`, { code: 'device_not_found' });
-    case 'GroupNotFound':
-      return new HttpError(404, `group ${e.groupId} not found`, { code: 'group_not_found' });
-    case 'UnknownDevices':
-      return new HttpError(404, `unknown device ids: ${e.deviceIds.join(', ')}`, { code: 'unknown_devices', device_ids: e.deviceIds });
-    case 'GroupNameTaken':
-      return new HttpError(409, `a group named "${e.name}" already exists`, { code: 'group_name_taken' });
-    case 'GroupLimitReached':
-      return new HttpError(409, `a wallet may have at most ${e.limit} groups`, { code: 'group_limit_reached' });
-    case 'InvalidCursor':
-      return new HttpError(422, 'cursor is not one this service issued for this list', { code: 'invalid_cursor' });
-    case 'InvalidDeviceIds':
-      return new HttpError(422, e.detail, { code: 'validation_error', path: 'device_ids' });
-    case 'InvalidText':
-      return new HttpError(422, describeInvalidText(e), { code: 'validation_error', path: e.field });
-    case 'InvalidHealthReport':
-      return new HttpError(422, e.detail, { code: 'validation_error', path: e.field });
-    case 'NotYourWallet':
-      return new HttpError(403, 'statistics are only available for your own wallet', { code: 'forbidden_wallet' });
-  }
-}
-
-const orThrow = <A>(result: E.Either<FleetError, A>): A => {
-  if (E.isLeft(result)) throw fleetProblem(result.left);
-  return result.right;
-};
+});
 
 export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
   const jwt = 'jwt' as const;
@@ -94,7 +50,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       query: c.OverviewQuery,
       responses: { 200: { description: 'The overview.', body: c.OverviewResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ query, principal }) => {
-        const overview = orThrow(
+        const overview = orProblem(
           await d.overview.execute({
             wallet: principal!.wallet,
             limit: query.limit ?? 50,
@@ -102,6 +58,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
             ...(query.group_id !== undefined ? { groupId: query.group_id } : {}),
             ...(query.status !== undefined ? { statuses: query.status } : {}),
           }),
+          fleetProblem,
         );
         return { status: 200, body: overviewBody(overview) };
       },
@@ -117,9 +74,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       query: c.DeviceQuery,
       responses: { 200: { description: 'The device.', body: c.DeviceDetailResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ params, query, principal }) => {
-        const found = orThrow(
-          await d.getDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, healthLimit: query.health_limit ?? 20, proofLimit: query.proof_limit ?? 10 }),
-        );
+        const found = orProblem(await d.getDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, healthLimit: query.health_limit ?? 20, proofLimit: query.proof_limit ?? 10 }), fleetProblem);
         return { status: 200, body: { ...deviceBody(found), health_history: found.health.map(healthBody), recent_proofs: found.recentProofs.map(proofSummaryBody) } };
       },
     }),
@@ -134,7 +89,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       body: c.RenameBody,
       responses: { 200: { description: 'The renamed device.', body: c.DeviceResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const device = orThrow(await d.rename.execute({ wallet: principal!.wallet, deviceId: params.device_id, name: body.name }));
+        const device = orProblem(await d.rename.execute({ wallet: principal!.wallet, deviceId: params.device_id, name: body.name }), fleetProblem);
         return { status: 200, body: deviceBody(device) };
       },
     }),
@@ -150,7 +105,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       body: c.HealthBody,
       responses: { 201: { description: 'Stored; the device as it now is.', body: c.HealthRecordedResponse }, ...errors(...BODY, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const recorded = orThrow(
+        const recorded = orProblem(
           await d.reportHealth.execute({
             wallet: principal!.wallet,
             deviceId: params.device_id,
@@ -165,6 +120,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
               metrics: body.metrics ?? null,
             },
           }),
+          fleetProblem,
         );
         d.metrics.healthReports.inc({ status: recorded.report.status });
         return { status: 201, body: { report: healthBody(recorded.report), device: deviceBody(recorded.device) } };
@@ -180,7 +136,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       query: c.GroupListQuery,
       responses: { 200: { description: 'A page of groups.', body: c.GroupListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ query, principal }) => {
-        const page = orThrow(await d.listGroups.execute({ wallet: principal!.wallet, limit: query.limit ?? 50, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }));
+        const page = orProblem(await d.listGroups.execute({ wallet: principal!.wallet, limit: query.limit ?? 50, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }), fleetProblem);
         return { status: 200, body: { items: page.items.map(groupBody), next_cursor: page.nextCursor } };
       },
     }),
@@ -195,7 +151,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       body: c.CreateGroupBody,
       responses: { 201: { description: 'The new, empty group.', body: c.GroupResponse }, ...errors(...BODY, 409, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const group = orThrow(await d.createGroup.execute({ wallet: principal!.wallet, name: body.name, description: body.description ?? null }));
+        const group = orProblem(await d.createGroup.execute({ wallet: principal!.wallet, name: body.name, description: body.description ?? null }), fleetProblem);
         return { status: 201, body: groupBody({ ...group, deviceCount: 0, deviceIds: [] }), headers: { Location: `/v1/fleet/groups/${encodeURIComponent(group.groupId)}` } };
       },
     }),
@@ -208,7 +164,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       auth: jwt,
       params: c.GroupIdParams,
       responses: { 200: { description: 'The group.', body: c.GroupResponse }, ...errors(404, ...AUTHED) },
-      handle: async ({ params, principal }) => ({ status: 200, body: groupBody(orThrow(await d.getGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }))) }),
+      handle: async ({ params, principal }) => ({ status: 200, body: groupBody(orProblem(await d.getGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }), fleetProblem)) }),
     }),
     route({
       method: 'post',
@@ -222,7 +178,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       body: c.DeviceIdsBody,
       responses: { 200: { description: 'The group after the change; changed counts devices that moved.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const change = orThrow(await d.assign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }));
+        const change = orProblem(await d.assign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { group: groupBody(change.group), changed: change.changed } };
       },
     }),
@@ -238,7 +194,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       body: c.DeviceIdsBody,
       responses: { 200: { description: 'The group after the change; changed counts devices taken out.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const change = orThrow(await d.unassign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }));
+        const change = orProblem(await d.unassign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { group: groupBody(change.group), changed: change.changed } };
       },
     }),
@@ -253,7 +209,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       params: c.GroupIdParams,
       responses: { 200: { description: 'Deleted; unassigned counts the devices it held.', body: c.DeleteGroupResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const deleted = orThrow(await d.deleteGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }));
+        const deleted = orProblem(await d.deleteGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }), fleetProblem);
         return { status: 200, body: { group_id: deleted.groupId, deleted: true, unassigned: deleted.unassigned } };
       },
     }),

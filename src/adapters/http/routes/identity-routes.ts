@@ -1,17 +1,16 @@
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';
-import { describeInvalidText } from '../../../domain/fleet/names.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
 import { errorRate, type KeyPosition, type ListApiKeys } from '../../../application/identity/list-api-keys.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
-import type { CompleteSignIn, SignInFailure } from '../../../application/identity/complete-sign-in.js';
+import type { CompleteSignIn } from '../../../application/identity/complete-sign-in.js';
 import type { StartSignIn } from '../../../application/identity/start-sign-in.js';
-import { authFailureToHttp } from '../auth-failure-status.js';
-import { ErrorBody } from '../codecs/common.codecs.js';
 import * as c from '../codecs/identity.codecs.js';
-import { HttpError } from '../http-error.js';
+import { orProblem } from '../http-error.js';
 import { route, type AnyRoute } from '../route.js';
+import { AUTHED, errorResponses } from './error-responses.js';
+import { identityProblem } from './identity-problems.js';
 
 export interface IdentityRouteDeps {
   readonly startSignIn: StartSignIn;
@@ -22,20 +21,14 @@ export interface IdentityRouteDeps {
   readonly checkAccess: CheckAccess;
 }
 
-const ERROR_TEXT: Record<number, string> = {
+const errors = errorResponses({
   400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included).',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address; for sign-in: an unknown, altered, expired or used challenge, or a bad signature.',
   403: 'Wallet mismatch, or token balance below the minimum (detail states both amounts).',
   404: 'No such key for this wallet.',
   409: 'The wallet already has as many API keys as it may (100): delete one first.',
-  413: 'Body over the size limit.',
-  415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
-  422: 'Validation failed; detail names the member.',
-  429: 'Rate limited; see Retry-After.',
   503: 'The token balance cannot be checked right now; see Retry-After.',
-};
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
-const AUTHED = [401, 403, 429, 503];
+});
 const iso = toRfc3339;
 
 export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
@@ -53,9 +46,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       body: c.ConnectBody,
       responses: { 200: { description: 'The challenge.', body: c.ChallengeResponse }, ...errors(400, 415, 422, 429) },
       handle: async ({ body }) => {
-        const result = await d.startSignIn.execute({ wallet: body.wallet_address });
-        if (E.isLeft(result)) throw new HttpError(422, 'wallet_address must be a base58 Solana address', { code: 'validation_error' });
-        const { challenge, nonce, expiresAtMs } = result.right;
+        const { challenge, nonce, expiresAtMs } = orProblem(await d.startSignIn.execute({ wallet: body.wallet_address }), identityProblem);
         return { status: 200, body: { challenge, nonce, expires_at: iso(expiresAtMs) } };
       },
     }),
@@ -72,9 +63,8 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       body: c.VerifyBody,
       responses: { 200: { description: 'Signed in.', body: c.TokenResponse }, ...errors(400, 401, 403, 415, 422, 429, 503) },
       handle: async ({ body }) => {
-        const result = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
-        if (E.isLeft(result)) throw signInFailureToHttp(result.left);
-        const { accessToken, expiresInS, wallet } = result.right;
+        const signedIn = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
+        const { accessToken, expiresInS, wallet } = orProblem(signedIn, identityProblem);
         return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: expiresInS, wallet_address: wallet }, headers: { 'Cache-Control': 'no-store' } };
       },
     }),
@@ -89,14 +79,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       body: c.CreateKeyBody,
       responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 409, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const result = await d.createKey.execute({ wallet: principal!.wallet, name: body.name });
-        if (E.isLeft(result)) {
-          const e = result.left;
-          throw e._tag === 'TooManyKeys'
-            ? new HttpError(409, `a wallet can have at most ${e.max} API keys; delete one first`, { code: 'too_many_keys' })
-            : new HttpError(422, describeInvalidText(e), { code: 'validation_error', path: e.field });
-        }
-        const { record, key } = result.right;
+        const { record, key } = orProblem(await d.createKey.execute({ wallet: principal!.wallet, name: body.name }), identityProblem);
         return {
           status: 201,
           body: { key_id: record.keyId, key, name: record.name, prefix: record.prefix, created_at: iso(record.createdAtMs) },
@@ -116,7 +99,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of keys, oldest first.', body: c.KeyListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ principal, query }) => {
         const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor);
-        if (after === null) throw new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' });
+        if (after === null) throw identityProblem({ _tag: 'InvalidKeyCursor' });
         const result = await d.listKeys.execute({ wallet: principal!.wallet, limit: query.limit ?? DEFAULT_KEY_PAGE, ...(after ? { after } : {}) });
         const { items, next } = E.isRight(result) ? result.right : { items: [], next: null };
         return {
@@ -148,8 +131,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       params: c.KeyIdParams,
       responses: { 204: { description: 'Deleted.' }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const result = await d.deleteKey.execute({ wallet: principal!.wallet, keyId: params.key_id });
-        if (E.isLeft(result)) throw new HttpError(404, `API key ${params.key_id} not found`, { code: 'not_found' });
+        orProblem(await d.deleteKey.execute({ wallet: principal!.wallet, keyId: params.key_id }), identityProblem);
         return { status: 204 };
       },
     }),
@@ -164,39 +146,10 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
       handle: async ({ body }) => {
-        const result = await d.checkAccess.execute({ owner: body.owner, mint: body.mint, minimum: body.minimum });
-        if (E.isLeft(result)) {
-          if (result.left._tag === 'InvalidAddress') throw new HttpError(422, `${result.left.field} must be a base58 Solana address`, { code: 'validation_error' });
-          throw authFailureToHttp(result.left);
-        }
-        return { status: 200, body: result.right };
+        return { status: 200, body: orProblem(await d.checkAccess.execute({ owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) };
       },
     }),
   ];
-}
-
-/** The one place a sign-in failure becomes a status: 401 for every challenge or signature problem. */
-export function signInFailureToHttp(f: SignInFailure): HttpError {
-  const unauthorized = (detail: string, code: string) => new HttpError(401, detail, { code });
-  switch (f._tag) {
-    case 'InvalidWalletAddress':
-      return new HttpError(422, 'wallet_address must be a base58 Solana address', { code: 'validation_error' });
-    case 'MalformedChallenge':
-      return unauthorized('challenge is not a sign-in message issued by this service', 'malformed_challenge');
-    case 'UnknownChallenge':
-      return unauthorized('unknown challenge: request a new one from /v1/auth/wallet/connect', 'unknown_challenge');
-    case 'ChallengeMismatch':
-      return unauthorized('challenge does not match the one issued to this wallet', 'challenge_mismatch');
-    case 'ChallengeExpired':
-      return unauthorized('challenge expired: request a new one from /v1/auth/wallet/connect', 'challenge_expired');
-    case 'ChallengeAlreadyUsed':
-      return unauthorized('challenge already used: request a new one from /v1/auth/wallet/connect', 'challenge_used');
-    case 'InvalidSignature':
-      return unauthorized(`invalid signature: ${f.detail}`, 'invalid_signature');
-    case 'InsufficientBalance':
-    case 'BalanceUnavailable':
-      return authFailureToHttp(f);
-  }
 }
 
 const DEFAULT_KEY_PAGE = 50;

@@ -1,6 +1,6 @@
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import * as E from 'fp-ts/lib/Either.js';
-import type { GetProof, ProofNotFound } from '../../../application/proofs/get-proof.js';
+import type { GetProof } from '../../../application/proofs/get-proof.js';
 import type { ScoreProof } from '../../../application/proofs/score-proof.js';
 import type { SearchFailure, SearchInput, SearchProofs } from '../../../application/proofs/search-proofs.js';
 import type * as t from 'io-ts';
@@ -9,14 +9,14 @@ import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
 import { toReport } from '../../../application/verify-proof.js';
 import { toUtcRfc3339 } from '../../../domain/protocol/datetime.js';
-import { checkOf, describeFailure, type ProofFailure } from '../../../domain/protocol/failures.js';
-import { describeUnstorable, type ProofRecord, type ProofSummary, type UnstorableProof } from '../../../domain/proof/proof-record.js';
-import { ErrorBody } from '../codecs/common.codecs.js';
+import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
 import * as c from '../codecs/proof.codecs.js';
-import { HttpError } from '../http-error.js';
+import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { memberTextReader } from '../member-text.js';
 import { route, type AnyRoute } from '../route.js';
+import { AUTHED, errorResponses } from './error-responses.js';
+import { proofProblem } from './proof-problems.js';
 
 export interface ProofRouteDeps {
   readonly submit: SubmitProof;
@@ -30,20 +30,10 @@ export interface ProofRouteDeps {
   readonly maxBatch: number;
 }
 
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'error', body: ErrorBody }]));
-const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included) or query string (a broken percent-escape, a parameter given twice, or one the route does not take), or a path segment with a broken percent-escape.',
-  401: 'Missing, invalid or expired credential, or no X-Wallet-Address.',
-  403: 'Wallet mismatch or token balance below the minimum.',
+const errors = errorResponses({
   404: 'No such proof for this wallet.',
-  413: 'Body over the size limit.',
-  415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
   422: 'Validation or verification failed, or a search body member that is not a filter; detail names the member.',
-  429: 'Rate limited; see Retry-After.',
-  503: 'A dependency is down; see Retry-After.',
-};
-const AUTHED = [401, 403, 429, 503];
+});
 const envelopeText = memberTextReader('envelope');
 
 export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
@@ -66,7 +56,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
         const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
         if (E.isLeft(result)) {
           d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
-          throw result.left._tag === 'UnstorableProof' ? unstorable(result.left) : invalidProof(result.left);
+          throw proofProblem(result.left);
         }
         const { record, stored } = result.right;
         d.metrics.proofsSubmitted.inc({ outcome: stored ? 'stored' : 'duplicate', reason: '' });
@@ -95,9 +85,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       params: c.ProofIdParams,
       responses: { 200: { description: 'The stored proof.', body: c.ProofRecordResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id });
-        if (E.isLeft(found)) throw notFound(found.left);
-        return { status: 200, body: recordBody(found.right) };
+        const found = orProblem(await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id }), proofProblem);
+        return { status: 200, body: recordBody(found) };
       },
     }),
     route({
@@ -157,9 +146,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'The score with its components and reasons.', body: c.ScoreResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
         const wallet = principal!.wallet;
-        const result = await d.score.execute('proof_id' in body ? { wallet, proofId: body.proof_id } : { wallet, envelope: body.envelope });
-        if (E.isLeft(result)) throw result.left._tag === 'ProofNotFound' ? notFound(result.left) : invalidProof(result.left);
-        return { status: 200, body: result.right };
+        const score = orProblem(await d.score.execute('proof_id' in body ? { wallet, proofId: body.proof_id } : { wallet, envelope: body.envelope }), proofProblem);
+        return { status: 200, body: score };
       },
     }),
   ];
@@ -205,23 +193,6 @@ export function summaryBody(s: ProofSummary) {
 const recordBody = (r: ProofRecord) => ({ ...summaryBody(r), envelope: r.envelope });
 
 function page(result: E.Either<SearchFailure, { items: readonly ProofSummary[]; nextCursor: string | null }>) {
-  if (E.isLeft(result)) {
-    const failure = result.left;
-    throw failure._tag === 'InvalidCursor'
-      ? new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' })
-      : failure._tag === 'CursorOfOtherQuery'
-        ? new HttpError(422, 'cursor belongs to a list with another order or other filters; page on with the same ones, or start again without a cursor', { code: 'invalid_cursor' })
-        : new HttpError(422, failure.detail, { code: 'validation_error' });
-  }
-  return { status: 200, body: { items: result.right.items.map(summaryBody), next_cursor: result.right.nextCursor } };
+  const { items, nextCursor } = orProblem(result, proofProblem);
+  return { status: 200, body: { items: items.map(summaryBody), next_cursor: nextCursor } };
 }
-
-export function invalidProof(failure: ProofFailure): HttpError {
-  return new HttpError(422, `invalid proof: ${describeFailure(failure)}`, { code: failure._tag, check: checkOf(failure) });
-}
-
-/** A proof that verifies but that the registry does not store: still the client's to fix, so 422. */
-const unstorable = (problem: UnstorableProof): HttpError =>
-  new HttpError(422, `proof not stored: ${describeUnstorable(problem)}`, { code: problem._tag, path: problem.path, ...(problem.problem === 'too_long' && { max: problem.max }) });
-
-const notFound = (e: ProofNotFound) => new HttpError(404, `proof ${e.proofId} not found`, { code: 'not_found' });

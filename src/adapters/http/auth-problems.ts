@@ -2,7 +2,7 @@ import type { AuthFailure } from '../../application/ports/authenticator.js';
 import { HttpError } from './http-error.js';
 
 /** The one place an authentication failure becomes a status (CONTRACT.md, "Authentication"). */
-export function authFailureToHttp(failure: AuthFailure): HttpError {
+export function authProblem(failure: AuthFailure): HttpError {
   switch (failure._tag) {
     case 'MissingCredential':
       return new HttpError(401, 'missing credential: send Authorization: Bearer <API key or token>', { code: 'missing_credential' }, { 'WWW-Authenticate': 'Bearer' });
