@@ -1,9 +1,10 @@
 /**
- * Architecture rules (STYLE.md): dependencies point inward.
- *   domain      -> itself, plus pure libraries (fp-ts)
- *   application -> domain
- *   adapters    -> application, domain
- *   only the composition root (container.ts) and main.ts know Inversify.
+ * Architecture rules (ARCHITECTURE.md): dependencies point inward.
+ *   domain       -> itself, plus pure libraries (fp-ts)
+ *   application  -> domain
+ *   adapters     -> application, domain
+ *   composition  -> everything; only main.ts imports it, and only it knows Inversify
+ *   index.ts     -> re-exports for embedders; nothing in src imports it
  */
 module.exports = {
   forbidden: [
@@ -19,14 +20,28 @@ module.exports = {
       comment: 'Use cases see the domain and their ports, never an adapter.',
       severity: 'error',
       from: { path: '^src/application' },
-      to: { path: ['^src/adapters', '^src/container', '^src/main'] },
+      to: { path: ['^src/adapters', '^src/composition', '^src/main'] },
     },
     {
-      name: 'inversify-only-in-composition-root',
-      comment: 'Only the composition root wires the container; everything else stays plain classes.',
+      name: 'inversify-only-in-composition',
+      comment: 'Only the slice modules and the root in src/composition wire the container; everything else stays plain classes, usable without it.',
       severity: 'error',
-      from: { pathNot: ['^src/container\\.ts$', '^src/main\\.ts$'] },
+      from: { pathNot: '^src/composition/' },
       to: { path: 'node_modules/(inversify|@inversifyjs)/' },
+    },
+    {
+      name: 'composition-is-the-outer-ring',
+      comment: 'Domain, use cases and adapters never reach for the wiring: they get what they need through their constructors. Only main.ts starts the root.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/composition/', '^src/main\\.ts$'] },
+      to: { path: '^src/composition/' },
+    },
+    {
+      name: 'adapters-compose-nothing-of-other-features',
+      comment: 'An adapter of one port does not build the use cases of a feature: that is a slice module\'s job (src/composition), so there is one composition style.',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/application/(proofs|fleet|identity)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'library-entry-has-no-server',

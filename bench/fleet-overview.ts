@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { InlineBatchVerifier } from '../src/adapters/crypto/inline-batch-verifier.js';
 import { migrateLatest, openDatabase, type Database } from '../src/adapters/sql/index.js';
 import { loadConfig } from '../src/config.js';
-import { startRegistry } from '../src/container.js';
+import { startRegistry } from '../src/composition/root.js';
 import { TEST_POSTGRES_URL, uniqueSchemaName } from '../test/support/databases.js';
 import { anEnvelope } from '../test/support/mothers.js';
-import { protocol } from '../test/support/protocol.js';
-import { authHeaders, TestAuthenticator } from '../test/support/test-authenticator.js';
+import { inlineVerification, testAccess } from '../test/support/registry.js';
+import { authHeaders } from '../test/support/test-authenticator.js';
 
 /**
  * GET /v1/fleet for one wallet with 5,000 devices and 200,000 proofs, through the real HTTP
@@ -65,8 +64,7 @@ export async function benchFleetOverview(dialect: 'sqlite' | 'postgres'): Promis
     const config = loadConfig({ DATABASE_URL: target.url, PORT: '0', LOG_LEVEL: 'silent', DEVICE_ONLINE_WINDOW_S: '300', DEVICE_OFFLINE_AFTER_S: '3600' });
     const registry = await startRegistry(config, {
       logger: pino({ level: 'silent' }),
-      identity: async () => ({ authenticator: new TestAuthenticator() }),
-      batchVerifier: new InlineBatchVerifier(protocol),
+      overrides: [testAccess, inlineVerification],
     });
     try {
       const get = (p: string) => measure(registry.url + p);

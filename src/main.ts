@@ -1,7 +1,6 @@
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
-import { startRegistry } from './container.js';
-import { createIdentity } from './adapters/identity-module.js';
+import { startRegistry } from './composition/root.js';
 
 /** Reads the configuration, starts the service, and stops it gracefully on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -16,10 +15,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = pino({ level: config.logLevel, base: { service: 'proof-registry' } });
-  const registry = await startRegistry(config, {
-    logger,
-    identity: (database, clock, metrics) => createIdentity(config, database, clock, logger, metrics.registry),
-  });
+  const registry = await startRegistry(config, { logger });
   logger.info({ url: registry.url, database: registry.database.dialect }, `proof registry listening on ${registry.url}`);
 
   let stopping = false;

@@ -1,7 +1,6 @@
 import { pino } from 'pino';
-import { createIdentity } from '../../src/adapters/identity-module.js';
 import { loadConfig } from '../../src/config.js';
-import { startRegistry } from '../../src/container.js';
+import { startRegistry } from '../../src/composition/root.js';
 
 /**
  * The registry as `npm start` runs it (real identity, token gate, metrics, logging at the
@@ -9,9 +8,6 @@ import { startRegistry } from '../../src/container.js';
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
 const logger = pino({ level: config.logLevel });
-const registry = await startRegistry(config, {
-  logger,
-  identity: (database, clock, metrics) => createIdentity(config, database, clock, logger, metrics.registry),
-});
+const registry = await startRegistry(config, { logger });
 process.stdout.write(`${JSON.stringify({ url: registry.url })}\n`);
 process.on('SIGTERM', () => void registry.close().then(() => process.exit(0)));

@@ -1,22 +1,15 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createHttpApp } from '../../src/adapters/http/app.js';
-import { databaseFailures } from '../../src/adapters/sql/database-errors.js';
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
 import { HttpMetrics } from '../../src/adapters/http/http-metrics.js';
-import { openApiDocument } from '../../src/adapters/http/openapi/openapi-document.js';
-import type { AnyRoute } from '../../src/adapters/http/route.js';
-import { opsRoutes } from '../../src/adapters/http/routes/ops-routes.js';
-import { proofRoutes } from '../../src/adapters/http/routes/proof-routes.js';
-import { createIdentity, type Identity } from '../../src/adapters/identity-module.js';
 import { InlineBatchVerifier } from '../../src/adapters/crypto/inline-batch-verifier.js';
 import { MemoryProofStore } from '../../src/adapters/memory/memory-proof-store.js';
 import { MemoryTokenBalance } from '../../src/adapters/memory/memory-token-balance.js';
-import { migrateLatest, openDatabase, type Database } from '../../src/adapters/sql/index.js';
-import { GetProof } from '../../src/application/proofs/get-proof.js';
-import { ScoreProof } from '../../src/application/proofs/score-proof.js';
-import { SearchProofs } from '../../src/application/proofs/search-proofs.js';
-import { SubmitProof } from '../../src/application/proofs/submit-proof.js';
-import { VerifyBatch } from '../../src/application/proofs/verify-batch.js';
+import type { Database } from '../../src/adapters/sql/index.js';
+import type { ProofChecker } from '../../src/application/ports/proof-checker.js';
+import { CORE } from '../../src/composition/core.tokens.js';
+import { IDENTITY } from '../../src/composition/identity.tokens.js';
+import { PROOFS } from '../../src/composition/proofs.tokens.js';
+import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
 import { loadConfig } from '../../src/config.js';
 import { amount, ManualClock, MINT, silentLogger, type TestWallet } from './identity.js';
 import { protocol } from './protocol.js';
@@ -39,13 +32,14 @@ export interface CallOptions {
 }
 
 /**
- * The identity module as production builds it (createIdentity on a migrated SQLite database),
- * with the proof routes on a memory store as the protected routes, served by the real Koa app
- * on an ephemeral port. Balances come from an in-memory source the test controls.
+ * The registry as production builds it (the identity slice on a migrated SQLite database),
+ * with proofs kept in memory and checked on this thread, served by the real Koa app on an
+ * ephemeral port. Balances come from an in-memory source the test controls, and API-key
+ * usage is written only when asked for (a key list, a statistic, the stop).
  */
 export interface IdentityApp {
   readonly url: string;
-  readonly identity: Identity;
+  readonly registry: RunningRegistry;
   readonly balances: MemoryTokenBalance;
   readonly clock: ManualClock;
   readonly metrics: HttpMetrics;
@@ -60,6 +54,8 @@ export interface IdentityApp {
 }
 
 export interface IdentityAppOptions {
+  /** Where the registry logs (silent by default). */
+  readonly logger?: Logger;
   /** `memory` (default): balances from the test's MemoryTokenBalance; `config`: whatever the configuration picks (ledger or Solana RPC). */
   readonly balances?: 'memory' | 'config';
 }
@@ -67,6 +63,7 @@ export interface IdentityAppOptions {
 export async function startIdentityApp(env: Record<string, string> = {}, options: IdentityAppOptions = {}): Promise<IdentityApp> {
   const config = loadConfig({
     DATABASE_URL: 'sqlite::memory:',
+    PORT: '0',
     ACCESS_TOKEN_MINT: MINT,
     JWT_SECRET: 'http-test-secret-http-test-secret-0123456789',
     PUBLIC_ORIGIN: 'http://localhost:8080',
@@ -74,43 +71,21 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
     SIGN_IN_RATE_LIMIT_PER_MIN: '100000',
     ...env,
   });
-  const database = await openDatabase(config.databaseUrl);
-  await migrateLatest(database);
   const clock = new ManualClock(Date.now());
   const balances = new MemoryTokenBalance();
   const metrics = new HttpMetrics({ defaultMetrics: false });
-  const identity = await createIdentity(config, database, clock, silentLogger, metrics.registry, {
-    ...(options.balances === 'config' ? {} : { balanceSource: balances }),
-    usageFlushIntervalMs: 60_000,
+  const checker: ProofChecker = protocol.checker;
+  const testParts = new ContainerModule(({ rebind }) => {
+    rebind(CORE.Clock).toConstantValue(clock);
+    rebind(CORE.Metrics).toConstantValue(metrics);
+    rebind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 60_000 });
+    if (options.balances !== 'config') rebind(IDENTITY.TokenBalance).toConstantValue(balances);
+    rebind(PROOFS.Store).toConstantValue(new MemoryProofStore());
+    rebind(PROOFS.Checker).toConstantValue(checker);
+    rebind(PROOFS.BatchVerifier).toConstantValue(new InlineBatchVerifier(protocol));
   });
-  const store = new MemoryProofStore();
-  const routes = [
-    ...identity.routes,
-    ...proofRoutes({
-      submit: new SubmitProof(protocol.checker, store, clock),
-      get: new GetProof(store),
-      search: new SearchProofs(store),
-      verifyBatch: new VerifyBatch(new InlineBatchVerifier(protocol)),
-      score: new ScoreProof(protocol, store, clock),
-      protocol,
-      metrics,
-      batchBodyLimitBytes: config.batchBodyLimitBytes,
-      maxBatch: config.maxBatch,
-    }),
-  ];
-  const all: AnyRoute[] = [...routes, ...opsRoutes({ metrics, ready: async () => true, openapi: (): unknown => openApiDocument(all, { version: 'v1' }) })];
-  const app = createHttpApp({
-    routes: all,
-    access: { authenticator: identity.authenticator, rateLimiter: identity.rateLimiter, onAuthenticatedResponse: identity.onAuthenticatedResponse },
-    failures: databaseFailures,
-    metrics,
-    logger: silentLogger,
-    bodyLimitBytes: config.bodyLimitBytes,
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const registry = await startRegistry(config, { logger: options.logger ?? silentLogger, overrides: [testParts] });
+  const url = registry.url;
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
     const res = await fetch(url + path, {
@@ -139,11 +114,11 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
 
   return {
     url,
-    identity,
+    registry,
     balances,
     clock,
     metrics,
-    database,
+    database: registry.database,
     fund: (wallet, text) => balances.set(typeof wallet === 'string' ? wallet : wallet.address, MINT, amount(text), clock.nowMs()),
     call,
     signIn,
@@ -153,11 +128,6 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
       if (created.status !== 201) throw new Error(`create key: ${created.status} ${JSON.stringify(created.body)}`);
       return { key: created.body.key as string, keyId: created.body.key_id as string, token };
     },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await identity.close();
-      await database.close();
-    },
+    close: () => registry.close(),
   };
 }

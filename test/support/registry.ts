@@ -1,10 +1,30 @@
+import { ContainerModule } from 'inversify';
 import { pino } from 'pino';
 import type { Clock } from '../../src/application/ports/clock.js';
+import type { ProofProtocol } from '../../src/application/proof-protocol.js';
 import { InlineBatchVerifier } from '../../src/adapters/crypto/inline-batch-verifier.js';
+import { CORE } from '../../src/composition/core.tokens.js';
+import { IDENTITY } from '../../src/composition/identity.tokens.js';
+import { PROOFS } from '../../src/composition/proofs.tokens.js';
+import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
 import { loadConfig } from '../../src/config.js';
-import { startRegistry, type RunningRegistry } from '../../src/container.js';
 import { protocol } from './protocol.js';
 import { authHeaders, TestAuthenticator } from './test-authenticator.js';
+
+/** Requests identify their wallet with the test credential (TestAuthenticator); no sign-in routes, no rate limits. */
+export const testAccess = new ContainerModule(({ rebind }) => {
+  rebind(IDENTITY.Access).toConstantValue({ authenticator: new TestAuthenticator() });
+  rebind(IDENTITY.Routes).toConstantValue([]);
+});
+
+/** Proofs are checked on this thread, not on verify workers. */
+export const inlineVerification = new ContainerModule(({ rebind }) => {
+  rebind(PROOFS.BatchVerifier).toConstantValue(new InlineBatchVerifier(protocol));
+  rebind(PROOFS.Checker).toResolvedValue((measured: ProofProtocol) => measured.checker, [PROOFS.MeasuredProtocol]);
+});
+
+/** The registry's clock, fixed or moved by the test. */
+export const clockAt = (clock: Clock) => new ContainerModule(({ rebind }) => void rebind(CORE.Clock).toConstantValue(clock));
 
 export interface TestRegistry extends RunningRegistry {
   /** fetch against the registry as `wallet` (test credential), JSON in and out. */
@@ -28,9 +48,7 @@ export async function startTestRegistry(options: { env?: Record<string, string>;
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const registry = await startRegistry(config, {
     logger: pino({ level: 'silent' }),
-    identity: async () => ({ authenticator: new TestAuthenticator() }),
-    ...(options.workers ? {} : { batchVerifier: new InlineBatchVerifier(protocol) }),
-    ...(options.clock ? { overrides: { clock: options.clock } } : {}),
+    overrides: [testAccess, ...(options.workers ? [] : [inlineVerification]), ...(options.clock ? [clockAt(options.clock)] : [])],
   });
   return {
     ...registry,

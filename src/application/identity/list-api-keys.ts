@@ -36,7 +36,3 @@ export class ListApiKeys {
     return E.right({ items, next: rest.length > limit && last ? { createdAtMs: last.createdAtMs, keyId: last.keyId } : null });
   }
 }
-
-/** error_count / request_count, to 4 decimals; 0 for an unused key. */
-export const errorRate = (k: Pick<ApiKeyRecord, 'requestCount' | 'errorCount'>): number =>
-  k.requestCount === 0 ? 0 : Math.round((k.errorCount / k.requestCount) * 10_000) / 10_000;

@@ -57,3 +57,7 @@ export function crc32(text: string): number {
   for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
+
+/** A key's error_count / request_count, to 4 decimals; 0 for an unused key. */
+export const errorRate = (k: { readonly requestCount: number; readonly errorCount: number }): number =>
+  k.requestCount === 0 ? 0 : Math.round((k.errorCount / k.requestCount) * 10_000) / 10_000;

@@ -1,13 +1,14 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
+import { ContainerModule } from 'inversify';
 import { pino } from 'pino';
-import { InlineBatchVerifier } from '../../../src/adapters/crypto/inline-batch-verifier.js';
 import { StatsResponse } from '../../../src/adapters/http/codecs/fleet.codecs.js';
+import { IDENTITY } from '../../../src/composition/identity.tokens.js';
+import { startRegistry } from '../../../src/composition/root.js';
 import { loadConfig } from '../../../src/config.js';
-import { startRegistry } from '../../../src/container.js';
 import { anEnvelope, twoKilobyteEvents } from '../../support/mothers.js';
-import { protocol } from '../../support/protocol.js';
-import { authHeaders, TestAuthenticator } from '../../support/test-authenticator.js';
+import { clockAt, inlineVerification, testAccess } from '../../support/registry.js';
+import { authHeaders } from '../../support/test-authenticator.js';
 
 const NOW = '2026-11-20T10:30:00Z';
 const DAY = 86_400_000;
@@ -16,11 +17,12 @@ const B = 'StatsWalletB111111111111111111111111111111111';
 const usage: Record<string, { requests: number; errors: number }> = { [A]: { requests: 40, errors: 3 } };
 
 // The real registry, with the identity module's key usage replaced by a fixed fake.
+const fixedUsage = new ContainerModule(({ rebind }) => {
+  rebind(IDENTITY.KeyUsageTotals).toConstantValue({ totals: async (w: string) => usage[w] ?? { requests: 0, errors: 0 } });
+});
 const started = startRegistry(loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', LOG_LEVEL: 'silent' }), {
   logger: pino({ level: 'silent' }),
-  identity: async () => ({ authenticator: new TestAuthenticator(), keyUsage: { totals: async (w) => usage[w] ?? { requests: 0, errors: 0 } } }),
-  batchVerifier: new InlineBatchVerifier(protocol),
-  overrides: { clock: { nowMs: () => Date.parse(NOW) } },
+  overrides: [testAccess, inlineVerification, clockAt({ nowMs: () => Date.parse(NOW) }), fixedUsage],
 });
 test.after.always(async () => (await started).close());
 

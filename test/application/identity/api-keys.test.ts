@@ -1,7 +1,7 @@
 import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import { CreateApiKey } from '../../../src/application/identity/create-api-key.js';
-import { errorRate } from '../../../src/application/identity/list-api-keys.js';
+import { errorRate } from '../../../src/domain/identity/api-key.js';
 import { KeyUsageRecorder } from '../../../src/application/identity/key-usage-recorder.js';
 import { MemoryKeyStore } from '../../../src/adapters/memory/memory-key-store.js';
 import { isWellFormedApiKey } from '../../../src/domain/identity/api-key.js';

@@ -2,20 +2,44 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { pino } from 'pino';
-import { Registry } from 'prom-client';
-import { createIdentity } from '../../src/adapters/identity-module.js';
+import { ContainerModule } from 'inversify';
+import { pino, type Logger } from 'pino';
+import type { Database } from '../../src/adapters/sql/database.js';
 import { KnexKeyStore } from '../../src/adapters/sql/knex-key-store.js';
-import { loadConfig } from '../../src/config.js';
+import { buildContainer } from '../../src/composition/container.js';
+import { CORE } from '../../src/composition/core.tokens.js';
+import { IDENTITY, type IdentitySettings } from '../../src/composition/identity.tokens.js';
+import { Lifecycle } from '../../src/composition/lifecycle.js';
+import { resolve } from '../../src/composition/token.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { withPostgresSchema, withSqliteFile } from '../support/databases.js';
 import { FakeSolanaRpc } from '../support/fake-solana-rpc.js';
 import { aWallet, ManualClock, MINT } from '../support/identity.js';
 import { startIdentityApp } from '../support/identity-app.js';
 
+/**
+ * The identity slice as the root composes it, on an opened, migrated database: its access
+ * rules, routes and metrics resolved, and `stop` stopping what it started.
+ */
+async function identitySlice(config: Config, database: Database, logger: Logger, settings?: IdentitySettings) {
+  const lifecycle = new Lifecycle(logger);
+  const overrides = new ContainerModule(({ rebind }) => {
+    rebind(CORE.Clock).toConstantValue(new ManualClock());
+    if (settings) rebind(IDENTITY.Settings).toConstantValue(settings);
+  });
+  const container = buildContainer({ config, logger, database, lifecycle }, [overrides]);
+  return {
+    access: await resolve(container, IDENTITY.Access),
+    routes: await resolve(container, IDENTITY.Routes),
+    metrics: await resolve(container, CORE.Metrics),
+    stop: () => lifecycle.stop(),
+  };
+}
+
 const capture = () => {
   const lines: Array<{ level: number; msg: string }> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
-  return { logger, lines, warnings: () => lines.filter((l) => l.level === 40).map((l) => l.msg) };
+  return { logger, lines, warnings: () => lines.filter((l) => l.level === 40).map((l) => l.msg), infos: () => lines.filter((l) => l.level === 30).map((l) => l.msg) };
 };
 
 async function dataDir(t: ExecutionContext): Promise<string> {
@@ -28,10 +52,10 @@ test('embedded default: the local ledger is the source, the six routes are built
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir });
-    const { logger, warnings } = capture();
-    const identity = await createIdentity(config, db, new ManualClock(), logger, new Registry());
-    t.teardown(() => identity.close());
-    t.regex(identity.describeBalanceSource, /^local ledger in the database \(mint LocaLedger\w+, minimum 50000, cache 60 s, grace 600 s\); set balances with: proof-registry ledger set/);
+    const { logger, warnings, infos } = capture();
+    const identity = await identitySlice(config, db, logger);
+    t.teardown(() => identity.stop());
+    t.true(infos().some((line) => /^token balances: local ledger in the database \(mint LocaLedger\w+, minimum 50000, cache 60 s, grace 600 s\); set balances with: proof-registry ledger set/.test(line)), JSON.stringify(infos()));
     t.deepEqual(warnings(), []);
     const secretFile = path.join(dir, 'jwt-secret');
     t.is((await stat(secretFile)).mode & 0o777, 0o600);
@@ -50,12 +74,12 @@ test('PostgreSQL without JWT_SECRET: a warning that instances must share one', a
   const dir = await dataDir(t);
   await withPostgresSchema('identity-module', async (db) => {
     const { logger, warnings } = capture();
-    const identity = await createIdentity(loadConfig({ DATA_DIR: dir }), db, new ManualClock(), logger, new Registry());
-    await identity.close();
+    const identity = await identitySlice(loadConfig({ DATA_DIR: dir }), db, logger);
+    await identity.stop();
     t.true(warnings().some((w) => /JWT_SECRET is not set but the database is PostgreSQL/.test(w) && /same JWT_SECRET on every instance/.test(w)));
     const withSecret = capture();
-    const again = await createIdentity(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'y'.repeat(40) }), db, new ManualClock(), withSecret.logger, new Registry());
-    await again.close();
+    const again = await identitySlice(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'y'.repeat(40) }), db, withSecret.logger);
+    await again.stop();
     t.deepEqual(withSecret.warnings(), []);
   });
 });
@@ -63,10 +87,12 @@ test('PostgreSQL without JWT_SECRET: a warning that instances must share one', a
 test('SOLANA_RPC_URL: balances come from the RPC, end to end, and the log shows only its origin', async (t) => {
   const rpc = await FakeSolanaRpc.start();
   t.teardown(() => rpc.close());
-  const app = await startIdentityApp({ SOLANA_RPC_URL: `${rpc.url}/v1/secret-api-key?token=hunter2`, SOLANA_RPC_TIMEOUT_MS: '500' }, { balances: 'config' });
+  const log = capture();
+  const app = await startIdentityApp({ SOLANA_RPC_URL: `${rpc.url}/v1/secret-api-key?token=hunter2`, SOLANA_RPC_TIMEOUT_MS: '500' }, { balances: 'config', logger: log.logger });
   t.teardown(() => app.close());
-  t.regex(app.identity.describeBalanceSource, /^Solana RPC at http:\/\/127\.0\.0\.1:\d+ \(mint So1/);
-  t.false(app.identity.describeBalanceSource.includes('hunter2'));
+  const source = log.infos().find((line) => line.startsWith('token balances: '));
+  t.regex(source ?? '', /^token balances: Solana RPC at http:\/\/127\.0\.0\.1:\d+ \(mint So1/);
+  t.false(log.lines.some((line) => JSON.stringify(line).includes('hunter2')), 'the RPC URL\'s secret is never logged');
 
   const rich = aWallet(8);
   const poor = aWallet(9);
@@ -92,25 +118,26 @@ test('SOLANA_RPC_URL with the placeholder mint: a warning at start-up', async (t
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const { logger, warnings } = capture();
-    const identity = await createIdentity(loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:1', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, new ManualClock(), logger, new Registry());
-    await identity.close();
+    const identity = await identitySlice(loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:1', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, logger);
+    await identity.stop();
     t.true(warnings().some((w) => /ACCESS_TOKEN_MINT is the local placeholder/.test(w)));
   });
 });
 
-test('REDIS_URL: rate limits shared through Redis; close() releases the connection', async (t) => {
+test('REDIS_URL: rate limits shared through Redis; stopping releases the connection', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40), RATE_LIMIT_PER_MIN: '2' });
     const prefix = `proof-registry-test:${process.pid}:${Date.now()}`;
-    const registry = new Registry();
-    const a = await createIdentity(config, db, new ManualClock(), capture().logger, registry, { rateLimitKeyPrefix: prefix });
-    const b = await createIdentity(config, db, new ManualClock(), capture().logger, new Registry(), { rateLimitKeyPrefix: prefix });
-    const decisions = [await a.rateLimiter.consume('key:k', 'api'), await b.rateLimiter.consume('key:k', 'api'), await a.rateLimiter.consume('key:k', 'api')];
+    const settings = { usageFlushIntervalMs: 1000, rateLimitKeyPrefix: prefix };
+    const a = await identitySlice(config, db, capture().logger, settings);
+    const b = await identitySlice(config, db, capture().logger, settings);
+    const consume = (slice: typeof a) => slice.access.rateLimiter!.consume('key:k', 'api');
+    const decisions = [await consume(a), await consume(b), await consume(a)];
     t.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
-    t.regex(await registry.metrics(), /^rate_limit_redis_up 1$/m);
-    await a.close();
-    await b.close();
+    t.regex(await a.metrics.registry.metrics(), /^rate_limit_redis_up 1$/m);
+    await a.stop();
+    await b.stop();
   });
 });
 
@@ -118,25 +145,24 @@ test('REDIS_URL that does not answer: a warning, and rate_limit_redis_up is 0', 
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const log = capture();
-    const registry = new Registry();
-    const identity = await createIdentity(loadConfig({ REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, new ManualClock(), log.logger, registry);
-    t.teardown(() => identity.close());
-    t.regex(await registry.metrics(), /^rate_limit_redis_up 0$/m);
+    const identity = await identitySlice(loadConfig({ REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, log.logger);
+    t.teardown(() => identity.stop());
+    t.regex(await identity.metrics.registry.metrics(), /^rate_limit_redis_up 0$/m);
     t.true(log.warnings().some((msg) => /Redis does not answer: rate limits are per instance/.test(msg)), JSON.stringify(log.lines));
   });
 });
 
-test('close() writes the usage still pending', async (t) => {
+test('stopping writes the usage still pending', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
-    const identity = await createIdentity(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, new ManualClock(), capture().logger, new Registry(), { usageFlushIntervalMs: 3_600_000 });
+    const identity = await identitySlice(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, capture().logger, { usageFlushIntervalMs: 3_600_000 });
     const keys = new KnexKeyStore(db);
     await keys.create({ keyId: 'key_1', wallet: aWallet(1).address, name: 'n', prefix: 'p', keyHash: 'a'.repeat(64), createdAtMs: 0, lastUsedAtMs: null, requestCount: 0, errorCount: 0 });
-    identity.onAuthenticatedResponse({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 200);
-    identity.onAuthenticatedResponse({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 503);
-    identity.onAuthenticatedResponse({ wallet: aWallet(1).address, kind: 'jwt', keyId: null }, 200);
+    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 200);
+    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 503);
+    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'jwt', keyId: null }, 200);
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 0 });
-    await identity.close();
+    await identity.stop();
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 2, errorCount: 1 });
   });
 });

@@ -1,0 +1,103 @@
+import { ContainerModule } from 'inversify';
+import { NodeEd25519 } from '../adapters/crypto/node-ed25519.js';
+import { NodeIdentityCrypto } from '../adapters/crypto/node-identity-crypto.js';
+import { authProblem } from '../adapters/http/auth-problems.js';
+import { identityRoutes } from '../adapters/http/routes/identity-routes.js';
+import { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
+import { KnexKeyStore } from '../adapters/sql/knex-key-store.js';
+import { KnexNonceStore } from '../adapters/sql/knex-nonce-store.js';
+import { KeyStoreUsageTotals } from '../application/fleet/key-store-usage-totals.js';
+import { BalanceCache } from '../application/identity/balance-cache.js';
+import { CheckAccess } from '../application/identity/check-access.js';
+import { CompleteSignIn } from '../application/identity/complete-sign-in.js';
+import { CreateApiKey } from '../application/identity/create-api-key.js';
+import { DeleteApiKey } from '../application/identity/delete-api-key.js';
+import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
+import { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
+import { ListApiKeys } from '../application/identity/list-api-keys.js';
+import { StartSignIn } from '../application/identity/start-sign-in.js';
+import { TokenGate } from '../application/identity/token-gate.js';
+import { WalletAuthenticator } from '../application/identity/wallet-authenticator.js';
+import { chainIdFor } from '../domain/identity/sign-in-message.js';
+import { CORE } from './core.tokens.js';
+import { balanceSource, rateLimiter, tokenIssuer } from './identity-sources.js';
+import { IDENTITY } from './identity.tokens.js';
+import type { Slice } from './slice.js';
+import { provide } from './token.js';
+
+const module = new ContainerModule(({ bind }) => {
+  bind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 1000 });
+  provide(bind, IDENTITY.Metrics, [CORE.Metrics], (metrics) => new PromIdentityMetrics(metrics.registry));
+  provide(bind, IDENTITY.Crypto, [], () => new NodeIdentityCrypto());
+  provide(bind, IDENTITY.KeyStore, [CORE.Database, CORE.Clock, CORE.Config], (database, clock, config) => new KeyLookupCache(new KnexKeyStore(database), clock, { ttlMs: config.apiKeyCacheTtlS * 1000 }));
+  provide(bind, IDENTITY.NonceStore, [CORE.Database], (database) => new KnexNonceStore(database));
+
+  // Adapters chosen by the configuration: identity-sources.ts.
+  provide(bind, IDENTITY.TokenBalance, [CORE.Config, CORE.Database, IDENTITY.Metrics, CORE.Logger], balanceSource);
+  provide(bind, IDENTITY.TokenIssuer, [CORE.Config, CORE.Database, CORE.Clock, CORE.Logger], tokenIssuer);
+  provide(bind, IDENTITY.RateLimiter, [CORE.Config, IDENTITY.Settings, CORE.Metrics, CORE.Logger, CORE.Lifecycle], rateLimiter);
+
+  provide(bind, IDENTITY.BalanceCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
+    new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS }, metrics),
+  );
+  provide(bind, IDENTITY.TokenGate, [IDENTITY.BalanceCache, CORE.Config, IDENTITY.Metrics], (cache, config, metrics) =>
+    new TokenGate(cache, { mint: config.accessTokenMint, minimum: config.accessMinBalance }, metrics),
+  );
+
+  // API-key usage is counted per response and written in batches, on a timer, on demand and on stop.
+  provide(bind, IDENTITY.UsageRecorder, [IDENTITY.KeyStore, IDENTITY.Settings, CORE.Logger, CORE.Lifecycle], (keys, settings, logger, lifecycle) => {
+    const usage = new KeyUsageRecorder(keys);
+    const flush = () => usage.flush().catch((err: unknown) => logger.error({ err }, 'writing API key usage failed; will retry'));
+    const timer = setInterval(flush, settings.usageFlushIntervalMs);
+    timer.unref();
+    lifecycle.onStop(async () => {
+      clearInterval(timer);
+      await flush();
+    });
+    return usage;
+  });
+  provide(bind, IDENTITY.KeyUsageTotals, [IDENTITY.UsageRecorder, IDENTITY.KeyStore], (usage, keys) => ({
+    totals: async (wallet: string) => {
+      await usage.flush();
+      return new KeyStoreUsageTotals(keys).totals(wallet);
+    },
+  }));
+
+  provide(
+    bind,
+    IDENTITY.Authenticator,
+    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, CORE.Clock],
+    (keys, crypto, tokens, gate, metrics, usage, clock) =>
+      // A valid key refused by a later check counts as an error of that key.
+      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => usage.record(keyId, authProblem(failure).status, clock.nowMs())),
+  );
+  provide(bind, IDENTITY.Access, [IDENTITY.Authenticator, IDENTITY.RateLimiter, IDENTITY.UsageRecorder, CORE.Clock], (authenticator, limiter, usage, clock) => ({
+    authenticator,
+    rateLimiter: limiter,
+    // Every response to an API-key request counts in that key's usage figures.
+    onAuthenticatedResponse: (principal, status) => {
+      if (principal.keyId !== null) usage.record(principal.keyId, status, clock.nowMs());
+    },
+  }));
+
+  provide(bind, IDENTITY.StartSignIn, [IDENTITY.NonceStore, IDENTITY.Crypto, CORE.Clock, CORE.Config], (nonces, crypto, clock, config) =>
+    new StartSignIn(nonces, crypto, clock, { origin: config.publicOrigin, chainId: chainIdFor(config.solanaRpcUrl) }),
+  );
+  provide(bind, IDENTITY.CompleteSignIn, [IDENTITY.NonceStore, IDENTITY.TokenGate, IDENTITY.TokenIssuer, CORE.Clock, IDENTITY.Metrics], (nonces, gate, tokens, clock, metrics) =>
+    new CompleteSignIn(nonces, new NodeEd25519(), gate, tokens, clock, metrics),
+  );
+  provide(bind, IDENTITY.CreateApiKey, [IDENTITY.KeyStore, IDENTITY.Crypto, CORE.Clock], (keys, crypto, clock) => new CreateApiKey(keys, crypto, crypto, clock));
+  provide(bind, IDENTITY.ListApiKeys, [IDENTITY.KeyStore, IDENTITY.UsageRecorder], (keys, usage) => new ListApiKeys(keys, usage));
+  provide(bind, IDENTITY.DeleteApiKey, [IDENTITY.KeyStore], (keys) => new DeleteApiKey(keys));
+  provide(bind, IDENTITY.CheckAccess, [IDENTITY.BalanceCache], (cache) => new CheckAccess(cache));
+
+  provide(
+    bind,
+    IDENTITY.Routes,
+    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.DeleteApiKey, IDENTITY.CheckAccess],
+    (startSignIn, completeSignIn, createKey, listKeys, deleteKey, checkAccess) => identityRoutes({ startSignIn, completeSignIn, createKey, listKeys, deleteKey, checkAccess }),
+  );
+});
+
+/** Wallet sign-in, API keys, the token gate, rate limits and API-key usage. */
+export const identitySlice: Slice = { name: 'identity', module, routes: IDENTITY.Routes };

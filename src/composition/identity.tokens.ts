@@ -1,0 +1,58 @@
+import type { HttpAccess } from '../adapters/http/access.js';
+import type { AnyRoute } from '../adapters/http/route.js';
+import type { NodeIdentityCrypto } from '../adapters/crypto/node-identity-crypto.js';
+import type { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
+import type { KeyUsageTotals } from '../application/fleet/get-wallet-stats.js';
+import type { BalanceCache } from '../application/identity/balance-cache.js';
+import type { CheckAccess } from '../application/identity/check-access.js';
+import type { CompleteSignIn } from '../application/identity/complete-sign-in.js';
+import type { CreateApiKey } from '../application/identity/create-api-key.js';
+import type { DeleteApiKey } from '../application/identity/delete-api-key.js';
+import type { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
+import type { ListApiKeys } from '../application/identity/list-api-keys.js';
+import type { StartSignIn } from '../application/identity/start-sign-in.js';
+import type { TokenGate } from '../application/identity/token-gate.js';
+import type { Authenticator } from '../application/ports/authenticator.js';
+import type { KeyStore } from '../application/ports/key-store.js';
+import type { NonceStore } from '../application/ports/nonce-store.js';
+import type { RateLimiter } from '../application/ports/rate-limiter.js';
+import type { TokenBalance } from '../application/ports/token-balance.js';
+import type { TokenIssuer } from '../application/ports/token-issuer.js';
+import { token } from './token.js';
+
+/** Knobs of the identity slice that no setting exposes; tests turn them. */
+export interface IdentitySettings {
+  /** How often counted API-key usage is written (it is also written before a key list, a statistic, and on stop). */
+  readonly usageFlushIntervalMs: number;
+  /** Prefix of the rate-limit keys in Redis (tests keep theirs apart). */
+  readonly rateLimitKeyPrefix?: string;
+}
+
+/** The identity slice: wallet sign-in, API keys, the token gate, rate limits and key usage. */
+export const IDENTITY = {
+  Settings: token<IdentitySettings>('identity.Settings'),
+  Metrics: token<PromIdentityMetrics>('identity.Metrics'),
+  Crypto: token<NodeIdentityCrypto>('identity.Crypto'),
+  /** The API keys, behind the lookup cache (API_KEY_CACHE_TTL_S). */
+  KeyStore: token<KeyStore>('identity.KeyStore'),
+  NonceStore: token<NonceStore>('identity.NonceStore'),
+  /** Where balances come from: Solana RPC when SOLANA_RPC_URL is set, else the local ledger. */
+  TokenBalance: token<TokenBalance>('identity.TokenBalance'),
+  BalanceCache: token<BalanceCache>('identity.BalanceCache'),
+  TokenGate: token<TokenGate>('identity.TokenGate'),
+  TokenIssuer: token<TokenIssuer>('identity.TokenIssuer'),
+  RateLimiter: token<RateLimiter>('identity.RateLimiter'),
+  UsageRecorder: token<KeyUsageRecorder>('identity.UsageRecorder'),
+  Authenticator: token<Authenticator>('identity.Authenticator'),
+  /** Who may call and how often, and usage counting: what the HTTP edge takes from this slice. */
+  Access: token<HttpAccess>('identity.Access'),
+  /** Per-wallet request and error totals over its keys, pending counts included: for the wallet statistics. */
+  KeyUsageTotals: token<KeyUsageTotals>('identity.KeyUsageTotals'),
+  StartSignIn: token<StartSignIn>('identity.StartSignIn'),
+  CompleteSignIn: token<CompleteSignIn>('identity.CompleteSignIn'),
+  CreateApiKey: token<CreateApiKey>('identity.CreateApiKey'),
+  ListApiKeys: token<ListApiKeys>('identity.ListApiKeys'),
+  DeleteApiKey: token<DeleteApiKey>('identity.DeleteApiKey'),
+  CheckAccess: token<CheckAccess>('identity.CheckAccess'),
+  Routes: token<readonly AnyRoute[]>('identity.Routes'),
+} as const;

@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+
+/**
+ * What must be stopped when the registry stops, in the reverse order of starting: the last
+ * thing started (the server) stops first, the database last. A binding that starts a thread,
+ * a timer or a connection says here how to stop it.
+ */
+export class Lifecycle {
+  private readonly stops: Array<() => Promise<void>> = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  onStop(stop: () => Promise<void>): void {
+    this.stops.push(stop);
+  }
+
+  /** Stops everything started so far; a failing stop is logged and the others still run. */
+  async stop(): Promise<void> {
+    for (const stop of this.stops.splice(0).reverse()) await stop().catch((err: unknown) => this.logger.error({ err }, 'close failed'));
+  }
+}

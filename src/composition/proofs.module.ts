@@ -1,0 +1,73 @@
+import { ContainerModule } from 'inversify';
+import { createProofProtocol } from '../adapters/crypto/proof-protocol-factory.js';
+import { MeasuredProofChecker, MeasuredProofProtocol, MeasuredProofStore } from '../adapters/http/measured-proof-protocol.js';
+import { proofRoutes } from '../adapters/http/routes/proof-routes.js';
+import { KnexProofStore } from '../adapters/sql/knex-proof-store.js';
+import { ThreadedProofWriter } from '../adapters/sql/threaded-proof-writer.js';
+import { startVerifyPool } from '../adapters/workers/verify-pool.js';
+import { WorkerBatchVerifier } from '../adapters/workers/worker-batch-verifier.js';
+import { WorkerProofChecker } from '../adapters/workers/worker-proof-checker.js';
+import { GetProof } from '../application/proofs/get-proof.js';
+import { ScoreProof } from '../application/proofs/score-proof.js';
+import { SearchProofs } from '../application/proofs/search-proofs.js';
+import { SubmitProof } from '../application/proofs/submit-proof.js';
+import { VerifyBatch } from '../application/proofs/verify-batch.js';
+import type { Config } from '../config.js';
+import { helperNice } from './core.module.js';
+import { CORE } from './core.tokens.js';
+import { PROOFS } from './proofs.tokens.js';
+import type { Slice } from './slice.js';
+import { provide } from './token.js';
+
+const limitsOf = ({ maxDepth, maxEvents, maxBatch }: Config) => ({ maxDepth, maxEvents, maxBatch });
+
+const module = new ContainerModule(({ bind }) => {
+  provide(bind, PROOFS.Protocol, [CORE.Config], (config) => createProofProtocol({ limits: limitsOf(config) }));
+  provide(bind, PROOFS.MeasuredProtocol, [PROOFS.Protocol, CORE.Metrics], (protocol, metrics) => new MeasuredProofProtocol(protocol, metrics));
+
+  // Verify workers, sized by VERIFY_WORKERS (0: one per core), judging as this thread's protocol does.
+  provide(bind, PROOFS.VerifyPool, [CORE.Config, CORE.Lifecycle], async (config, lifecycle) => {
+    const pool = await startVerifyPool({
+      ...(config.verifyWorkers > 0 ? { size: config.verifyWorkers } : {}),
+      protocol: { limits: limitsOf(config) },
+      niceIncrement: helperNice(config),
+    });
+    lifecycle.onStop(() => pool.close());
+    return pool;
+  });
+  // Submissions are checked on the verify workers, off the event loop.
+  provide(bind, PROOFS.Checker, [PROOFS.VerifyPool, PROOFS.Protocol, CORE.Metrics], (pool, protocol, metrics) => new MeasuredProofChecker(new WorkerProofChecker(pool, protocol), metrics));
+  provide(bind, PROOFS.BatchVerifier, [PROOFS.VerifyPool, PROOFS.Protocol], (pool, protocol) => new WorkerBatchVerifier(pool, protocol));
+
+  // The writer thread for databases a second connection can reach: an SQLite file or
+  // PostgreSQL. `sqlite::memory:` lives in this connection only.
+  provide(bind, PROOFS.WriterThread, [CORE.Config, CORE.Database, CORE.Logger, CORE.Lifecycle], async (config, database, logger, lifecycle) => {
+    if (!config.writerThread) return null;
+    const writer = await ThreadedProofWriter.forDatabase(database, {
+      onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver'),
+      niceIncrement: helperNice(config),
+    });
+    if (writer) lifecycle.onStop(() => writer.close());
+    return writer;
+  });
+  provide(bind, PROOFS.Store, [CORE.Database, PROOFS.WriterThread, CORE.Metrics], (database, writer, metrics) =>
+    new KnexProofStore(database, { ...(writer ? { writer } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) }),
+  );
+
+  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock], (checker, store, metrics, clock) => new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock));
+  provide(bind, PROOFS.GetProof, [PROOFS.Store], (store) => new GetProof(store));
+  provide(bind, PROOFS.SearchProofs, [PROOFS.Store], (store) => new SearchProofs(store));
+  provide(bind, PROOFS.VerifyBatch, [PROOFS.BatchVerifier], (verifier) => new VerifyBatch(verifier));
+  provide(bind, PROOFS.ScoreProof, [PROOFS.MeasuredProtocol, PROOFS.Store, CORE.Clock], (protocol, store, clock) => new ScoreProof(protocol, store, clock));
+
+  provide(
+    bind,
+    PROOFS.Routes,
+    [PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol, CORE.Metrics, CORE.Config],
+    (submit, get, search, verifyBatch, score, protocol, metrics, config) =>
+      proofRoutes({ submit, get, search, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
+  );
+});
+
+/** Submitting, reading, searching, verifying and scoring proofs. */
+export const proofsSlice: Slice = { name: 'proofs', module, routes: PROOFS.Routes };

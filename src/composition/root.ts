@@ -1,0 +1,97 @@
+import type { Container, ContainerModule } from 'inversify';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { createHttpApp } from '../adapters/http/app.js';
+import { listen } from '../adapters/http/http-server.js';
+import { databaseFailures } from '../adapters/sql/database-errors.js';
+import { openDatabase, type Database } from '../adapters/sql/database.js';
+import { migrateLatest } from '../adapters/sql/migrate.js';
+import { lowerHelperThreads } from '../adapters/workers/thread-priority.js';
+import type { Config } from '../config.js';
+import { buildContainer, SLICES } from './container.js';
+import { helperNice } from './core.module.js';
+import { CORE } from './core.tokens.js';
+import { IDENTITY } from './identity.tokens.js';
+import { Lifecycle } from './lifecycle.js';
+import { OPERATIONS } from './operations.tokens.js';
+import { resolve } from './token.js';
+
+export interface RegistryOptions {
+  readonly logger: Logger;
+  /** Modules loaded after the slices, rebinding any token: in-memory stores, a fixed clock, a test authenticator. */
+  readonly overrides?: readonly ContainerModule[];
+}
+
+export interface RunningRegistry {
+  readonly url: string;
+  readonly container: Container;
+  readonly database: Database;
+  /** Graceful: stop accepting, finish in-flight requests, then stop workers, writers and timers, and close the database. */
+  close(): Promise<void>;
+}
+
+/** A start-up failure, with the setting it came from (`DATABASE_URL: database "x" does not exist`). */
+export class StartupError extends Error {
+  constructor(
+    readonly setting: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${setting}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+const naming =
+  (setting: string) =>
+  (err: unknown): never => {
+    throw new StartupError(setting, err);
+  };
+
+/**
+ * The one composition root: opens (and migrates) the database, loads every slice, makes what
+ * their routes need, and listens. What started is stopped in the reverse order, on close or
+ * when the start fails half-way.
+ */
+export async function startRegistry(config: Config, options: RegistryOptions): Promise<RunningRegistry> {
+  const { logger } = options;
+  const lifecycle = new Lifecycle(logger);
+  const database = await openDatabase(config.databaseUrl, { onDriverWarning: (detail) => logger.warn({ detail }, 'database driver') }).catch(naming('DATABASE_URL'));
+  lifecycle.onStop(() => database.close());
+  try {
+    const applied = await migrateLatest(database).catch(naming('DATABASE_URL'));
+    if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    const container = buildContainer({ config, logger, database, lifecycle }, options.overrides);
+    const app = await httpApp(container, config, logger);
+    // Every thread that exists by now (libuv's pool, V8's helpers, the workers) below the event loop.
+    const nice = helperNice(config);
+    const lowered = lowerHelperThreads(nice);
+    if (lowered > 0) logger.info({ threads: lowered, niceness: `+${nice}` }, 'helper threads run below the event loop');
+    const server = await listen(app, config.port, config.host).catch(naming('HOST and PORT'));
+    return {
+      url: server.url,
+      container,
+      database,
+      close: async () => {
+        await server.close(config.shutdownGraceMs);
+        await lifecycle.stop();
+      },
+    };
+  } catch (err) {
+    await lifecycle.stop();
+    throw err;
+  }
+}
+
+/** Every slice's routes, in the slices' order, served with the identity slice's access rules. */
+async function httpApp(container: Container, config: Config, logger: Logger): Promise<Koa> {
+  const catalog = await resolve(container, OPERATIONS.Catalog);
+  for (const slice of SLICES) catalog.add(await resolve(container, slice.routes));
+  return createHttpApp({
+    routes: catalog.routes,
+    access: await resolve(container, IDENTITY.Access),
+    failures: databaseFailures,
+    metrics: await resolve(container, CORE.Metrics),
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+  });
+}

@@ -1,0 +1,14 @@
+import type { ContainerModule } from 'inversify';
+import type { AnyRoute } from '../adapters/http/route.js';
+import type { Token } from './token.js';
+
+/**
+ * A feature of the registry: one module that binds its adapters and use cases (with its own
+ * token file), and the routes it serves. The root loads every slice's module and serves
+ * every slice's routes; adding a feature is adding a slice to its list.
+ */
+export interface Slice {
+  readonly name: string;
+  readonly module: ContainerModule;
+  readonly routes: Token<readonly AnyRoute[]>;
+}
