@@ -22,6 +22,9 @@ export class CanonicalJson {
   /** Past ANCESTOR_SCAN levels the open objects are also kept here, so a deep value costs linear time. */
   private deep: Set<object> | null = null;
   private readonly layouts = new LayoutMemo();
+  /** Where the telemetry's bytes start and end in the payload's, as writePayload found them. */
+  private spanStart = -1;
+  private spanEnd = -1;
 
   /** The canonical text of `value`, or null where it has none. */
   text(value: unknown): string | null {
@@ -36,7 +39,7 @@ export class CanonicalJson {
         if (value === null) return 'null';
     }
     if (this.active) return new CanonicalJson().text(value);
-    return this.run(() => this.write(value)) ? decoder.decode(this.out.bytes.subarray(0, this.out.length)) : null;
+    return this.run(value) ? decoder.decode(this.out.bytes.subarray(0, this.out.length)) : null;
   }
 
   /**
@@ -49,38 +52,20 @@ export class CanonicalJson {
    */
   payload(payload: Record<string, unknown>): { readonly bytes: Uint8Array; readonly telemetry: Uint8Array } | null {
     if (this.active) return new CanonicalJson().payload(payload);
-    let start = -1;
-    let end = -1;
-    const written = this.run(() => {
-      if (!isPlainObject(payload)) return false;
-      const out = this.out;
-      out.byte(OPEN_BRACE);
-      let first = true;
-      for (const name of sortedNames(Object.keys(payload))) {
-        const value = payload[name];
-        if (name === 'payload_hash' || value === undefined) continue;
-        if (!first) out.byte(COMMA);
-        first = false;
-        if (!out.string(name)) return false;
-        out.byte(COLON);
-        if (name === 'telemetry_normalized') start = out.length;
-        if (!this.write(value)) return false;
-        if (name === 'telemetry_normalized') end = out.length;
-      }
-      out.byte(CLOSE_BRACE);
-      return start >= 0;
-    });
-    if (!written) return null;
+    if (!this.run(payload, true)) return null;
     const bytes = this.out.bytes.subarray(0, this.out.length);
-    return { bytes, telemetry: bytes.subarray(start, end) };
+    return { bytes, telemetry: bytes.subarray(this.spanStart, this.spanEnd) };
   }
 
-  /** Runs one write from an empty output; false for a value with no canonical form, or one too deep for the stack. */
-  private run(write: () => boolean): boolean {
+  /**
+   * Writes `value` (as a payload: see `payload`) from an empty output; false for a value with
+   * no canonical form, or one too deep for the stack.
+   */
+  private run(value: unknown, asPayload = false): boolean {
     this.active = true;
     this.out.reset();
     try {
-      return write();
+      return asPayload ? this.writePayload(value as Record<string, unknown>) : this.write(value);
     } catch {
       return false;
     } finally {
@@ -88,6 +73,30 @@ export class CanonicalJson {
       this.deep = null;
       this.active = false;
     }
+  }
+
+  private writePayload(payload: Record<string, unknown>): boolean {
+    if (!isPlainObject(payload)) return false;
+    const out = this.out;
+    this.spanStart = -1;
+    out.byte(OPEN_BRACE);
+    let first = true;
+    for (const name of sortedNames(Object.keys(payload))) {
+      const value = payload[name];
+      if (name === 'payload_hash' || value === undefined) continue;
+      if (!first) out.byte(COMMA);
+      first = false;
+      if (!out.string(name)) return false;
+      out.byte(COLON);
+      const start = out.length;
+      if (!this.write(value)) return false;
+      if (name === 'telemetry_normalized') {
+        this.spanStart = start;
+        this.spanEnd = out.length;
+      }
+    }
+    out.byte(CLOSE_BRACE);
+    return this.spanStart >= 0;
   }
 
   /** Writes `value`; false (output then unusable) where it has no canonical form. */
