@@ -65,7 +65,9 @@ test('a stop lets an in-flight request finish, then refuses new connections', as
 test('a stop under keep-alive load answers every request a client sent; it only refuses new connections', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'registry-stop-load-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const registry = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}` } });
+  // The claim is that the stop waits for every request in flight, so the grace period after
+  // which it would cut them is made longer than any wait a busy machine could cause.
+  const registry = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}`, SHUTDOWN_GRACE_MS: '100000' } });
   const url = new URL('/v1/proofs', registry.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   t.teardown(() => agent.destroy());
