@@ -15,7 +15,7 @@ import { anEnvelope, twoKilobyteEvents } from '../test/support/mothers.js';
  * thread; the signatures, packed as bytes, on the workers), so the gap between the two says
  * what that work costs, less what libsodium saves over OpenSSL.
  */
-const BATCH = 1_000; // PROTOCOL.md's largest batch
+const BATCH = 1_000; // docs/protocol.md's largest batch
 const DEVICES = 16; // a fleet reuses few keys: KeyObject caches hit, as in production
 const ROUNDS = 15;
 

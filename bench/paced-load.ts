@@ -1,6 +1,14 @@
 import { Agent, request } from 'node:http';
 import type { LoadFigures, LoadOptions } from './http-load.js';
 
+/** Where the load reads the time and waits for the next request's moment; tests pass their own. */
+export interface LoadClock {
+  now(): number;
+  after(ms: number, fn: () => void): void;
+}
+
+const realClock: LoadClock = { now: () => performance.now(), after: (ms, fn) => void setTimeout(fn, ms) };
+
 /**
  * An open-loop load at a steady rate: request i is due at start + i / rate, whatever happened
  * to the ones before, and its latency runs from when it was due, not from when it went out.
@@ -12,7 +20,7 @@ import type { LoadFigures, LoadOptions } from './http-load.js';
  * connections arrives as bursts at the server's full speed. This is the steady load a fleet of
  * devices sending now and then makes.
  */
-export async function pacedLoad(o: LoadOptions & { readonly rate: number }): Promise<LoadFigures> {
+export async function pacedLoad(o: LoadOptions & { readonly rate: number }, clock: LoadClock = realClock): Promise<LoadFigures> {
   const url = new URL(o.path, o.url);
   // Enough sockets that a request never waits for one: at most `rate × latency` are busy.
   const agent = new Agent({ keepAlive: true, maxSockets: Math.max(o.connections, 256) });
@@ -21,7 +29,7 @@ export async function pacedLoad(o: LoadOptions & { readonly rate: number }): Pro
   let non2xx = 0;
   let errors = 0;
   let sent = 0;
-  const start = performance.now();
+  const start = clock.now();
 
   const send = (body: string, due: number): Promise<void> =>
     new Promise((resolve) => {
@@ -31,7 +39,7 @@ export async function pacedLoad(o: LoadOptions & { readonly rate: number }): Pro
         (res) => {
           res.resume();
           res.on('end', () => {
-            latencies.push(performance.now() - due);
+            latencies.push(clock.now() - due);
             if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) non2xx++;
             resolve();
           });
@@ -47,7 +55,7 @@ export async function pacedLoad(o: LoadOptions & { readonly rate: number }): Pro
   const inFlight: Promise<void>[] = [];
   await new Promise<void>((done) => {
     const tick = (): void => {
-      const now = performance.now();
+      const now = clock.now();
       // Every request already due goes now; the next tick comes when the next one is due.
       while (sent < total && start + (sent * 1000) / o.rate <= now) {
         const due = start + (sent * 1000) / o.rate;
@@ -55,12 +63,12 @@ export async function pacedLoad(o: LoadOptions & { readonly rate: number }): Pro
         sent++;
       }
       if (sent >= total) return done();
-      setTimeout(tick, Math.max(0, start + (sent * 1000) / o.rate - performance.now()));
+      clock.after(Math.max(0, start + (sent * 1000) / o.rate - clock.now()), tick);
     };
     tick();
   });
   await Promise.all(inFlight);
-  const seconds = (performance.now() - start) / 1000;
+  const seconds = (clock.now() - start) / 1000;
   agent.destroy();
   if (sent > o.bodies.length) console.warn(`warning: ${sent} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
 

@@ -28,7 +28,7 @@ async function server(delayMs: number) {
 
 test('two servers take turns; the second goes on through its bodies, each sent once, and the ratio is round by round', async (t) => {
   const fast = await server(0);
-  const slow = await server(20);
+  const slow = await server(100);
   const bodies = Array.from({ length: 5_000 }, (_, i) => JSON.stringify({ n: i }));
   try {
     const result = await interleaved(
@@ -39,7 +39,8 @@ test('two servers take turns; the second goes on through its bodies, each sent o
       { rounds: 2, sliceS: 0.5, connections: 2, settleMaxMs: 0 },
     );
     const [first, second] = result.figures;
-    // The slow server: 2 connections, 20 ms each, about 100 a second; each body once, in order, across both slices.
+    // The slow server: 2 connections, 100 ms each, at most 20 a second, far below what the fast one
+    // answers however busy the machine; each body once, in order, across both slices.
     t.deepEqual(
       slow.received.map((r) => r.body),
       bodies.slice(0, slow.received.length),
@@ -47,7 +48,7 @@ test('two servers take turns; the second goes on through its bodies, each sent o
     // Counted are the answers; a request still in flight as a slice ends (one a connection) is not.
     t.true(second!.total <= slow.received.length && slow.received.length <= second!.total + 2 * 2, `${second!.total} answers, ${slow.received.length} received`);
     t.true(first!.total <= fast.received.length && fast.received.length <= first!.total + 2 * 2);
-    t.true(second!.p50Ms >= 20, `p50 ${second!.p50Ms} ms`);
+    t.true(second!.p50Ms >= 99, `p50 ${second!.p50Ms} ms`);
     t.is(result.roundRatios.length, 2);
     for (const ratio of result.roundRatios) t.true(ratio > 0 && ratio < 1, `ratio ${ratio}`);
     t.is(second!.serverCpuUs, null, 'no process to read CPU time from');

@@ -16,6 +16,7 @@ import { withPostgresSchema, withSqliteFile } from '../support/databases.js';
 import { FakeSolanaRpc } from '../support/fake-solana-rpc.js';
 import { aWallet, ManualClock, MINT } from '../support/identity.js';
 import { startIdentityApp } from '../support/identity-app.js';
+import { redisTest, TEST_REDIS_URL } from '../support/redis.js';
 
 /**
  * The identity slice as the root composes it, on an opened, migrated database: its access
@@ -124,10 +125,10 @@ test('SOLANA_RPC_URL with the placeholder mint: a warning at start-up', async (t
   });
 });
 
-test('REDIS_URL: rate limits shared through Redis; stopping releases the connection', async (t) => {
+redisTest('REDIS_URL: rate limits shared through Redis; stopping releases the connection', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
-    const config = loadConfig({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40), RATE_LIMIT_PER_MIN: '2' });
+    const config = loadConfig({ REDIS_URL: TEST_REDIS_URL, DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40), RATE_LIMIT_PER_MIN: '2' });
     const prefix = `proof-registry-test:${process.pid}:${Date.now()}`;
     const settings = { usageFlushIntervalMs: 1000, rateLimitKeyPrefix: prefix };
     const a = await identitySlice(config, db, capture().logger, settings);

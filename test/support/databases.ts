@@ -17,6 +17,10 @@ import { migrateLatest, openDatabase, type Database } from '../../src/adapters/s
 /** How a contract declares its tests: `test`, or `test.serial` when they share a database. */
 export type DeclareTest = (title: string, implementation: (t: ExecutionContext) => Promise<void>) => void;
 
+/**
+ * The PostgreSQL server of the run. `npm test` and `npm run test:unit` always set it: to the
+ * server named by TEST_POSTGRES_URL, or to one they start for the run (run-tests.ts).
+ */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface DatabaseFixture {
@@ -48,8 +52,8 @@ export function sqliteFixture(test: TestFn): DatabaseFixture {
  * One PostgreSQL schema for the test file: created and migrated before the tests, dropped after.
  * `fresh()` empties every table but Knex's own and `wallets`, with DELETE in foreign-key order (about 1 ms,
  * where TRUNCATE takes 50 ms or more per call). There is no skip: when PostgreSQL cannot be
- * reached the hook fails, and with it every test that needs it (CI sets REQUIRE_POSTGRES=1,
- * and a silent skip would hide a broken adapter anywhere else too).
+ * reached the hook fails, and with it every test that needs it (a silent skip would hide a
+ * broken adapter).
  */
 export function postgresFixture(test: TestFn, label: string): DatabaseFixture {
   let db: Database | undefined;
@@ -94,7 +98,6 @@ export async function withSqliteFile<T>(fn: (db: Database, file: string) => Prom
   }
 }
 
-/** A unique schema name, so parallel test files and runs never share tables. */
 /**
  * A PostgreSQL schema of the test's own, for code that opens DATABASE_URL itself (a whole
  * registry, a CLI command): `url` selects the schema through the connection's search_path,
@@ -113,6 +116,7 @@ export async function postgresSchemaUrl(t: ExecutionContext, label: string): Pro
   return { url: url.toString(), admin };
 }
 
+/** A unique schema name, so parallel test files and runs never share tables. */
 export function uniqueSchemaName(label: string): string {
   const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30);
   return `t_${slug}_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -121,7 +125,7 @@ export function uniqueSchemaName(label: string): string {
 async function openPostgresSchema(label: string): Promise<Database> {
   const db = await openDatabase(TEST_POSTGRES_URL, { schema: uniqueSchemaName(label), poolSize: 5 }).catch((err: unknown) => {
     const where = TEST_POSTGRES_URL.replace(/\/\/[^@/]*@/, '//');
-    throw new Error(`PostgreSQL at ${where} is unreachable (set TEST_POSTGRES_URL): ${String(err)}`);
+    throw new Error(`PostgreSQL at ${where} is unreachable (set TEST_POSTGRES_URL, or run the tests with npm test, which starts a server): ${String(err)}`);
   });
   try {
     await migrateLatest(db);

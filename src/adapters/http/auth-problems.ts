@@ -1,7 +1,7 @@
 import type { AuthFailure } from '../../application/ports/authenticator.js';
 import { HttpError } from './http-error.js';
 
-/** The one place an authentication failure becomes a status (CONTRACT.md, "Authentication"). */
+/** The one place an authentication failure becomes a status (docs/identity.md, "What is checked"). */
 export function authProblem(failure: AuthFailure): HttpError {
   switch (failure._tag) {
     case 'MissingCredential':

@@ -19,9 +19,24 @@ export interface RunningServer {
  * the connection under it would lose that request; a connection in use is told to close with
  * its next answer instead, so after this long only really idle ones are left.
  */
-const IDLE_DRAIN_MS = 1_000;
+export const IDLE_DRAIN_MS = 1_000;
 
-export async function listen(app: Koa, port: number, host: string): Promise<RunningServer> {
+/** The timers a stop runs on; tests pass their own to decide when each one fires. */
+export interface StopTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const nodeTimers: StopTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
+
+export async function listen(app: Koa, port: number, host: string, timers: StopTimers = nodeTimers): Promise<RunningServer> {
   let closing = false;
   const handle = app.callback();
   const server = createServer(handle);
@@ -65,23 +80,23 @@ export async function listen(app: Koa, port: number, host: string): Promise<Runn
         closing = true;
         for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
         unanswered.clear();
-        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        const cut = timers.setTimeout(() => server.closeAllConnections(), graceMs);
         // A connection counts as idle until its next request has been read. Closing idle ones
         // from the check phase, right after the event loop's poll phase, reads a request that
         // has already arrived first, even when the loop ran late and the timer is overdue.
         const closeIdle = () => setImmediate(() => server.closeIdleConnections());
-        const drain = setTimeout(() => {
+        const drain = timers.setTimeout(() => {
           closeIdle();
           // Connections that finish a request later and then sit idle are closed as they do.
-          idle = setInterval(closeIdle, 100);
+          idle = timers.setInterval(closeIdle, 100);
         }, Math.min(IDLE_DRAIN_MS, graceMs));
-        let idle: NodeJS.Timeout | undefined;
+        let idle: unknown;
         // Stop accepting now. net.Server's close, not http.Server's: since Node 19 the latter
         // also closes every idle keep-alive connection at once, requests on their way included.
         net.Server.prototype.close.call(server, () => {
-          clearTimeout(cut);
-          clearTimeout(drain);
-          clearInterval(idle);
+          timers.clearTimeout(cut);
+          timers.clearTimeout(drain);
+          if (idle !== undefined) timers.clearInterval(idle);
           resolve();
         });
       }),

@@ -8,7 +8,7 @@ export type DatabaseTarget =
 export const SQLITE_MEMORY = ':memory:';
 
 /**
- * Parses the DATABASE_URL forms of CONTRACT.md: `sqlite:<path>` (relative to the working
+ * Parses the DATABASE_URL forms of docs/storage.md: `sqlite:<path>` (relative to the working
  * directory), `sqlite://<path>` (so `sqlite:///abs/path` is absolute), `sqlite::memory:`,
  * and `postgres://…` / `postgresql://…` (handed to pg as is, so `?sslmode=` etc. work).
  * Anything else is a configuration error, reported without echoing credentials.

@@ -61,7 +61,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-/** Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see CONTRACT.md). */
+/** Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see docs/storage.md). */
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite') return openSqlite(target.filename, options);

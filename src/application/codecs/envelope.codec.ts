@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { stringMatching } from './codec-errors.js';
 
 /**
- * Check 1 of PROTOCOL.md: every required member present with the right JSON type. Unknown
+ * Check 1 of docs/protocol.md: every required member present with the right JSON type. Unknown
  * members pass through untouched (they are hashed and signed). Value rules (version "1",
  * date-times, hashes matching) are the domain's checks 2–7, so their errors name them.
  */

@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 export const HEALTH_LEVELS = ['ok', 'degraded', 'error'] as const;
 export type HealthLevel = (typeof HEALTH_LEVELS)[number];
 
-/** Bounds of the readings a device may report (CONTRACT.md: percentages 0–100). */
+/** Bounds of the readings a device may report (docs/fleet-and-scoring.md: percentages 0–100). */
 export const HEALTH_LIMITS = {
   percent: { min: 0, max: 100 },
   // Below absolute zero or above what any electronics survives is a broken sensor or a bug.

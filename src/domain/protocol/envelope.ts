@@ -1,5 +1,5 @@
 /**
- * Proof protocol v1 envelope types (PROTOCOL.md). Extra members inside `payload`, `subject`
+ * Proof protocol v1 envelope types (docs/protocol.md). Extra members inside `payload`, `subject`
  * and `telemetry_normalized` are allowed: they are covered by the hashes, so they are signed.
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

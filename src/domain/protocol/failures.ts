@@ -1,6 +1,6 @@
 /**
  * Why an envelope is not a valid proof. Each failure is a tagged value naming the first check
- * that failed (PROTOCOL.md, "Verification order") and the member it concerns.
+ * that failed (docs/protocol.md, "Verification order") and the member it concerns.
  */
 export type ProofFailure =
   | { readonly _tag: 'MalformedEnvelope'; readonly path: string; readonly problem: string }

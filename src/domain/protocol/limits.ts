@@ -1,4 +1,4 @@
-/** Defaults from PROTOCOL.md "Limits"; every one is configurable. */
+/** Defaults from docs/protocol.md "Limits"; every one is configurable. */
 export interface ProtocolLimits {
   readonly maxDepth: number;
   readonly maxEvents: number;

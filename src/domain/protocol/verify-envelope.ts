@@ -49,7 +49,7 @@ export interface PendingSignature {
 }
 
 /**
- * Runs checks 2–7 of PROTOCOL.md on an envelope whose shape (check 1) is already known good,
+ * Runs checks 2–7 of docs/protocol.md on an envelope whose shape (check 1) is already known good,
  * stopping at the first failure. Hashes are computed over the members exactly as sent.
  */
 export function verifyEnvelope(envelope: ProofEnvelope, tools: VerifyTools): E.Either<ProofFailure, VerifiedProof> {

@@ -5,7 +5,7 @@ import nacl from 'tweetnacl';
 import { cli, EVENTS, jsonl, keyJson, tempDir, writeFiles } from './harness.js';
 
 /**
- * Checks a CLI-made envelope against PROTOCOL.md using only third-party code (canonicalize,
+ * Checks a CLI-made envelope against docs/protocol.md using only third-party code (canonicalize,
  * hash-wasm, tweetnacl), so a bug shared by the project's signer and verifier cannot hide.
  */
 interface Envelope {

@@ -1,17 +1,57 @@
 import test from 'ava';
 import Koa from 'koa';
 import { connect, type Socket } from 'node:net';
-import { listen } from '../../../src/adapters/http/http-server.js';
+import { IDLE_DRAIN_MS, listen, type StopTimers } from '../../../src/adapters/http/http-server.js';
 
-/** A Koa app that answers every request with its path, after `delayMs` when the path is /slow. */
-function app(): Koa {
+/**
+ * A Koa app that answers every request with its path. A request to /held is answered only once
+ * `release()` is called; `arrived` resolves when it has reached the app.
+ */
+function app(): { koa: Koa; arrived: Promise<void>; release(): void } {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
   const koa = new Koa();
   koa.use(async (ctx) => {
-    if (ctx.path === '/slow') await new Promise((resolve) => setTimeout(resolve, 200));
+    if (ctx.path === '/held') {
+      arrive();
+      await released;
+    }
     ctx.body = ctx.path;
   });
-  return koa;
+  return { koa, arrived, release };
 }
+
+/** Timers that fire only when the test says, so a stop's steps happen in a known order. */
+function manualTimers(): StopTimers & { delays(): number[]; fire(ms: number): void } {
+  const pending = new Map<number, { fn: () => void; ms: number; repeat: boolean }>();
+  let next = 0;
+  const add = (repeat: boolean) => (fn: () => void, ms: number) => {
+    pending.set(++next, { fn, ms, repeat });
+    return next;
+  };
+  const remove = (handle: unknown) => void pending.delete(handle as number);
+  return {
+    setTimeout: add(false),
+    setInterval: add(true),
+    clearTimeout: remove,
+    clearInterval: remove,
+    delays: () => [...pending.values()].map((timer) => timer.ms).sort((a, b) => a - b),
+    fire: (ms) => {
+      for (const [handle, timer] of [...pending]) {
+        if (timer.ms !== ms) continue;
+        if (!timer.repeat) pending.delete(handle);
+        timer.fn();
+      }
+    },
+  };
+}
+
+/** Two turns of the event loop: whatever was ready to be read or run has been. */
+const turns = async () => {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 /** One raw keep-alive connection, to see exactly what the server does with it. */
 async function rawConnection(url: string): Promise<{ socket: Socket; send(path: string): Promise<string> }> {
@@ -44,36 +84,36 @@ async function rawConnection(url: string): Promise<{ socket: Socket; send(path: 
 }
 
 test.serial('an answer sent after the stop began closes its connection, though its request came before', async (t) => {
-  const server = await listen(app(), 0, '127.0.0.1');
+  const { koa, arrived, release } = app();
+  const server = await listen(koa, 0, '127.0.0.1', manualTimers());
   const connection = await rawConnection(server.url);
   t.teardown(() => connection.socket.destroy());
-  const answer = connection.send('/slow');
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  const answer = connection.send('/held');
+  await arrived;
   const closing = server.close();
+  release();
   const text = await answer;
   t.regex(text, /^HTTP\/1\.1 200/);
   t.regex(text, /\r\nconnection: close\r\n/i);
   await closing;
 });
 
-test.serial('a request sent on an idle connection is answered even when the stop drains idle connections while the event loop was busy', async (t) => {
-  const server = await listen(app(), 0, '127.0.0.1');
+test.serial('a request sent on an idle connection is answered even when the idle drain comes before the server has read it', async (t) => {
+  const timers = manualTimers();
+  const server = await listen(app().koa, 0, '127.0.0.1', timers);
   const connection = await rawConnection(server.url);
   t.teardown(() => connection.socket.destroy());
   t.regex(await connection.send('/first'), /\r\nconnection: keep-alive\r\n/i);
   const closing = server.close();
-  // The client sends its next request just before the idle drain is due; the server's event
-  // loop is then blocked past that moment, so the drain's timer and the request's bytes are
-  // both waiting when it runs again.
-  // (Blocked from the check phase, so that the next loop turn begins with its timers.)
-  await new Promise((resolve) => setTimeout(resolve, 900));
+  // The client's next request is on the wire, not yet read by the server, when the idle drain
+  // runs (as when the event loop was busy past its moment): the drain must not take it for idle.
+  // Both happen in the timers phase, where a real drain runs (a 0 ms timer only picks the phase).
   const answer = await new Promise<Promise<string>>((resolve) =>
-    setImmediate(() => {
+    setTimeout(() => {
       const sent = connection.send('/second');
-      const until = Date.now() + 300;
-      while (Date.now() < until);
+      timers.fire(IDLE_DRAIN_MS);
       resolve(sent);
-    }),
+    }, 0),
   );
   const text = await answer;
   t.regex(text, /^HTTP\/1\.1 200/);
@@ -82,16 +122,23 @@ test.serial('a request sent on an idle connection is answered even when the stop
   await closing;
 });
 
-test.serial('a stop closes a connection that stays idle, and refuses new connections at once', async (t) => {
-  const server = await listen(app(), 0, '127.0.0.1');
+test.serial('a stop refuses new connections at once, and closes a connection that stays idle when the idle drain is due', async (t) => {
+  const timers = manualTimers();
+  const server = await listen(app().koa, 0, '127.0.0.1', timers);
   const connection = await rawConnection(server.url);
   t.teardown(() => connection.socket.destroy());
   await connection.send('/first');
-  const closed = new Promise<number>((resolve) => connection.socket.once('close', () => resolve(Date.now())));
-  const started = Date.now();
-  const closing = server.close();
+  let closed = false;
+  const whenClosed = new Promise<void>((resolve) => connection.socket.once('close', () => ((closed = true), resolve())));
+  const closing = server.close(10_000);
   await t.throwsAsync(rawConnection(server.url), { code: 'ECONNREFUSED' });
+  // The drain after a second, the cut at the end of the grace period; until then the idle
+  // connection stays open, since a request may be on its way on it.
+  t.deepEqual(timers.delays(), [IDLE_DRAIN_MS, 10_000]);
+  await turns();
+  t.false(closed);
+  timers.fire(IDLE_DRAIN_MS);
+  await whenClosed;
   await closing;
-  const at = await closed;
-  t.true(at - started >= 900, `closed after ${at - started} ms`);
+  t.deepEqual(timers.delays(), [], 'the stop leaves no timer behind');
 });

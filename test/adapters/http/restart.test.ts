@@ -32,20 +32,29 @@ test('acknowledged submissions survive a stop and a restart on the same database
 test('a stop lets an in-flight request finish, then refuses new connections', async (t) => {
   const registry = await startTestRegistry();
   const body = JSON.stringify({ envelope: anEnvelope({ taskId: 'in-flight' }) });
-  const { hostname, port } = new URL(registry.url);
-  // Send the headers and half the body, so the request is in flight when the stop begins.
+  // One kept-alive connection: a first answer on it shows the server has taken the connection.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const health = await new Promise<number>((resolve, reject) =>
+    request(new URL('/health', registry.url), { agent }, (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)))
+      .on('error', reject)
+      .end(),
+  );
+  t.is(health, 200);
+  // Then the headers and half the body on it, so the request is in flight when the stop begins.
+  let finish!: () => void;
   const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request({ hostname, port, path: '/v1/proofs', method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = request(new URL('/v1/proofs', registry.url), { agent, method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
     });
     req.on('error', reject);
     req.write(body.slice(0, 100));
-    setTimeout(() => req.end(body.slice(100)), 150);
+    finish = () => req.end(body.slice(100));
   });
-  await new Promise((resolve) => setTimeout(resolve, 50));
   const closing = registry.close();
+  finish();
   const answered = await reply;
   await closing;
   t.is(answered.status, 200, answered.text);
@@ -56,7 +65,9 @@ test('a stop lets an in-flight request finish, then refuses new connections', as
 test('a stop under keep-alive load answers every request a client sent; it only refuses new connections', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'registry-stop-load-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const registry = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}` } });
+  // The claim is that the stop waits for every request in flight, so the grace period after
+  // which it would cut them is made longer than any wait a busy machine could cause.
+  const registry = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}`, SHUTDOWN_GRACE_MS: '100000' } });
   const url = new URL('/v1/proofs', registry.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   t.teardown(() => agent.destroy());
@@ -70,7 +81,7 @@ test('a stop under keep-alive load answers every request a client sent; it only 
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          outcomes.answered++;
+          if (++outcomes.answered === 64) loaded();
           if (res.statusCode === 200) acked.push((JSON.parse(Buffer.concat(chunks).toString()) as { proof_id: string }).proof_id);
           resolve();
         });
@@ -89,13 +100,16 @@ test('a stop under keep-alive load answers every request a client sent; it only 
       if (outcomes.refused > 0) return;
     }
   };
+  // The stop comes once 64 answers are in: every client has had one, and the load is on.
+  let loaded!: () => void;
+  const underLoad = new Promise<void>((resolve) => (loaded = resolve));
   const clients = Array.from({ length: 32 }, client);
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  await underLoad;
   stopping = true;
   await registry.close();
   await Promise.all(clients);
   t.deepEqual(outcomes.lost, [], `${outcomes.answered} answered, ${outcomes.refused} refused`);
-  t.true(outcomes.answered > 32);
+  t.true(outcomes.answered >= 64);
 
   // Every acknowledged proof is there after a restart.
   const again = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${join(dir, 'registry.sqlite')}` } });

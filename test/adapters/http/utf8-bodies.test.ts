@@ -11,7 +11,11 @@ test.before(async () => {
 });
 test.after.always(async () => registry?.close());
 
-/** POSTs `parts` as the body, one write each with a pause between, so the server reads them as separate chunks. */
+/**
+ * POSTs `parts` as the body, one write each, so the server reads them as separate chunks: the
+ * registry runs in this process, and after a write has gone out, two turns of the event loop
+ * include a poll phase that reads it before the next part is written.
+ */
 function post(path: string, parts: readonly Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: { detail?: string; code?: string; proof_id?: string } }> {
   const { hostname, port } = new URL(registry.url);
   const length = parts.reduce((n, p) => n + p.length, 0);
@@ -28,8 +32,8 @@ function post(path: string, parts: readonly Buffer[], headers: Record<string, st
     req.on('error', reject);
     void (async () => {
       for (const part of parts) {
-        req.write(part);
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise<void>((written) => req.write(part, () => written()));
+        for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
       }
       req.end();
     })();

@@ -4,14 +4,15 @@ import test from 'ava';
 import { Redis } from 'ioredis';
 import { memoryRateLimiter } from '../../../src/adapters/rate-limit/memory-rate-limiter.js';
 import { redisRateLimiter, type RedisConnectionChange, type RedisRateLimiter } from '../../../src/adapters/rate-limit/redis-rate-limiter.js';
+import { redisTest, TEST_REDIS_URL } from '../../support/redis.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 // A prefix of its own per run, so parallel runs and leftovers never share counters.
 const prefix = `proof-registry-test:${process.pid}:${randomBytes(4).toString('hex')}`;
 const opened: RedisRateLimiter[] = [];
 test.after.always(async () => {
   await Promise.all(opened.map((o) => o.close()));
-  const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  admin.on('error', () => undefined);
   try {
     await admin.connect();
     const keys = await admin.keys(`${prefix}*`);
@@ -48,7 +49,7 @@ test('memory: keys and buckets are counted separately; sign-in has its own, stri
   t.true((await limiter.consume('ip:1', 'api')).allowed);
 });
 
-test('redis: two instances sharing Redis enforce one limit between them', async (t) => {
+redisTest('redis: two instances sharing Redis enforce one limit between them', async (t) => {
   const a = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:shared` });
   const b = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:shared` });
   opened.push(a, b);
@@ -65,7 +66,7 @@ test('redis: two instances sharing Redis enforce one limit between them', async 
   t.true((await a.limiter.consume(key, 'sign_in')).allowed);
 });
 
-test('redis: concurrent requests on two instances never exceed the limit', async (t) => {
+redisTest('redis: concurrent requests on two instances never exceed the limit', async (t) => {
   const a = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:race` });
   const b = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:race` });
   opened.push(a, b);
@@ -84,82 +85,102 @@ test('redis: when Redis does not answer, each instance falls back to its own in-
 
 /**
  * A TCP relay in front of the test Redis, to take "Redis" away and bring it back without
- * touching the Redis other tests use: `down()` cuts every connection and refuses new ones.
+ * touching the Redis other tests use. `down()` cuts every connection; while down, each new
+ * connection is counted as an attempt and cut at once.
  */
-async function redisRelay(): Promise<{ url: string; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }> {
+async function redisRelay(): Promise<{ url: string; nextAttempt(): Promise<void>; down(): void; up(): void; close(): Promise<void> }> {
   const target = new URL(TEST_REDIS_URL);
   const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  const up = async () => {
-    server = createServer((client) => {
-      const upstream = connect(Number(target.port || 6379), target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => {
-          sockets.delete(socket);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  };
-  const down = async () => {
-    const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+  let isUp = true;
+  let attempted: (() => void) | undefined;
+  const server: Server = createServer((client) => {
+    client.on('error', () => undefined);
+    if (!isUp) {
+      client.destroy();
+      attempted?.();
+      return;
+    }
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const down = () => {
+    isUp = false;
     for (const socket of sockets) socket.destroy();
-    await closed;
   };
-  await up();
-  return { url: `redis://127.0.0.1:${port}`, up, down, close: down };
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    nextAttempt: () => new Promise<void>((resolve) => (attempted = resolve)),
+    down,
+    up: () => void (isUp = true),
+    close: async () => {
+      down();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-test('redis: losing Redis and getting it back are reported once each, and limits go on meanwhile', async (t) => {
-  const relay = await redisRelay();
+/** Connection changes as they are reported, and a way to wait for the next one. */
+function changeLog(): { changes: RedisConnectionChange[]; record(change: RedisConnectionChange): void; next(): Promise<void> } {
   const changes: RedisConnectionChange[] = [];
-  const limiter = await redisRateLimiter(relay.url, limits, { keyPrefix: `${prefix}:outage`, onConnectionChange: (c) => changes.push(c) });
+  let waiting: (() => void) | undefined;
+  return {
+    changes,
+    record: (change) => {
+      changes.push(change);
+      waiting?.();
+    },
+    next: () => new Promise<void>((resolve) => (waiting = resolve)),
+  };
+}
+
+redisTest('redis: losing Redis and getting it back are reported once each, and limits go on meanwhile', async (t) => {
+  const relay = await redisRelay();
+  const log = changeLog();
+  const limiter = await redisRateLimiter(relay.url, limits, { keyPrefix: `${prefix}:outage`, onConnectionChange: log.record });
   opened.push(limiter);
   t.true(limiter.connected, `Redis at ${TEST_REDIS_URL} must be reachable (set TEST_REDIS_URL)`);
-  t.deepEqual(changes, [], 'a start with Redis reports nothing');
+  t.deepEqual(log.changes, [], 'a start with Redis reports nothing');
 
-  await relay.down();
-  await until(() => changes.length > 0, 'the loss to be reported');
-  t.is(changes[0]!.state, 'lost');
+  const lost = log.next();
+  relay.down();
+  await lost;
+  t.is(log.changes[0]!.state, 'lost');
   // Requests are still limited, by this instance's own counter.
   const decisions = [];
   for (let i = 0; i < 6; i++) decisions.push(await limiter.limiter.consume('key:outage', 'api'));
   t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
-  // ioredis keeps trying to reconnect; the failed attempts are not reported again.
-  await new Promise((resolve) => setTimeout(resolve, 600));
-  t.is(changes.length, 1);
+  // ioredis keeps trying to reconnect; three failed attempts later, still one report.
+  for (let i = 0; i < 3; i++) await relay.nextAttempt();
+  t.is(log.changes.length, 1);
 
-  await relay.up();
-  await until(() => changes.length > 1, 'the recovery to be reported');
-  t.deepEqual(changes, [changes[0], { state: 'restored' }]);
+  const restored = log.next();
+  relay.up();
+  await restored;
+  t.deepEqual(log.changes, [log.changes[0], { state: 'restored' }]);
   await relay.close();
 });
 
-test('redis: an instance that started without Redis reports when Redis first answers', async (t) => {
+redisTest('redis: an instance that started without Redis reports when Redis first answers', async (t) => {
   const relay = await redisRelay();
-  await relay.down();
-  const changes: RedisConnectionChange[] = [];
-  const limiter = await redisRateLimiter(relay.url, limits, { keyPrefix: `${prefix}:late`, connectTimeoutMs: 300, onConnectionChange: (c) => changes.push(c) });
+  relay.down();
+  const log = changeLog();
+  const limiter = await redisRateLimiter(relay.url, limits, { keyPrefix: `${prefix}:late`, connectTimeoutMs: 300, onConnectionChange: log.record });
   opened.push(limiter);
   t.false(limiter.connected);
-  t.deepEqual(changes, []);
-  await relay.up();
-  await until(() => changes.length > 0, 'Redis to be reported as answering');
-  t.deepEqual(changes, [{ state: 'restored' }]);
+  t.deepEqual(log.changes, []);
+  const restored = log.next();
+  relay.up();
+  await restored;
+  t.deepEqual(log.changes, [{ state: 'restored' }]);
   await relay.close();
 });

@@ -27,7 +27,7 @@ const fields: SignInMessage = {
 };
 const text = signInMessageText(fields);
 
-test('the message has the layout CONTRACT.md gives', (t) => {
+test('the message has the layout docs/identity.md gives', (t) => {
   t.is(
     text,
     [

@@ -149,7 +149,7 @@ const eventOf = (w: Wire, c: Choice) => w.payload.telemetry_normalized.events[c.
 
 interface Mutation {
   readonly name: string;
-  /** The failure code: the first check in PROTOCOL.md's order that the change breaks. */
+  /** The failure code: the first check in docs/protocol.md's order that the change breaks. */
   readonly expect: ProofFailureTag;
   apply(w: Wire, c: Choice): void;
 }

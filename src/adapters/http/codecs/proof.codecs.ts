@@ -15,7 +15,7 @@ documented(ClaimedDigest, {
 
 /**
  * The envelope is taken as any JSON value here and checked by the protocol itself, so the
- * checks run in PROTOCOL.md's order with its messages; the document still shows its schema.
+ * checks run in docs/protocol.md's order with its messages; the document still shows its schema.
  */
 export const RawEnvelope = documented(new t.Type<unknown>('envelope', (_u): _u is unknown => true, t.success, t.identity), schemaOf(EnvelopeCodec));
 
