@@ -31,12 +31,19 @@ export class ReferenceTree {
     return new ReferenceTree(Array.from({ length: n }, (_, i) => leafData(i)));
   }
 
-  /** MTH(D[lo:hi]). */
+  private readonly memo = new Map<string, Uint8Array>();
+
+  /** MTH(D[lo:hi]); every subtree is remembered, as tests ask for the same ones often. */
   mth(lo = 0, hi = this.leaves.length): Uint8Array {
     if (hi - lo === 0) return sha.digest(new Uint8Array(0));
     if (hi - lo === 1) return this.leaves[lo]!;
+    const key = `${lo}:${hi}`;
+    const known = this.memo.get(key);
+    if (known) return known;
     const k = split(hi - lo);
-    return nodeHash(sha, this.mth(lo, lo + k), this.mth(lo + k, hi));
+    const hash = nodeHash(sha, this.mth(lo, lo + k), this.mth(lo + k, hi));
+    this.memo.set(key, hash);
+    return hash;
   }
 
   /** PATH(m, D[lo:hi]). */
