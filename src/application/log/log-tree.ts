@@ -1,6 +1,6 @@
 import { foldFromRight, emptyRoot } from '../../domain/log/merkle.js';
 import { consistencyPlan, inclusionPlan, planNodes, proofHashes, rootPlan, type NodeId, type ProofPlan } from '../../domain/log/proof-plans.js';
-import type { Sha256 } from '../../domain/log/sha256.js';
+import { HASH_SIZE, type Sha256 } from '../../domain/log/sha256.js';
 import { expandTile, hashInTile, type TileLevels } from '../../domain/log/tile-hashes.js';
 import { locateNode, tileKey, type TileId } from '../../domain/log/tiles.js';
 import type { LogTileStore } from '../ports/log-tile-store.js';
@@ -55,7 +55,7 @@ export class LogTree {
   /** A tile's stored row, at least `width` hashes of it (a prefix when more are stored), or null. */
   async tile(tile: TileId, width: number): Promise<Uint8Array | null> {
     const [row] = await this.store.readTiles([tile]);
-    return row && row.length >= width * 32 ? row.subarray(0, width * 32) : null;
+    return row && row.length >= width * HASH_SIZE ? row.subarray(0, width * HASH_SIZE) : null;
   }
 
   private async prove(plan: ProofPlan): Promise<Uint8Array[]> {
@@ -85,10 +85,10 @@ export class LogTree {
       missing.forEach((m, i) => {
         const row = rows[i];
         // The store's size says these hashes exist; a missing tile means the stored tree is damaged.
-        if (!row || row.length < m.width * 32) throw new Error(`tile ${m.key} has ${row ? row.length / 32 : 0} hashes; the tree needs ${m.width}`);
+        if (!row || row.length < m.width * HASH_SIZE) throw new Error(`tile ${m.key} has ${row ? row.length / HASH_SIZE : 0} hashes; the tree needs ${m.width}`);
         const expanded = expandTile(this.sha, row);
         levels.set(m.key, expanded);
-        this.remember(m.key, { width: row.length / 32, levels: expanded });
+        this.remember(m.key, { width: row.length / HASH_SIZE, levels: expanded });
       });
     }
     return (node) => {

@@ -23,7 +23,7 @@ export const MAX_SIGNATURES = 100;
 
 const DASH = '\u2014 ';
 // eslint-disable-next-line no-control-regex -- C2SP forbids these characters in a note.
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u0009\u000b-\u001f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function formatSignedNote(note: SignedNote): string {
