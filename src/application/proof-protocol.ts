@@ -1,4 +1,5 @@
-import type * as E from 'fp-ts/lib/Either.js';
+import * as E from 'fp-ts/lib/Either.js';
+import type { ReceivedEnvelope } from '../domain/protocol/acto-hashes.js';
 import { canonicalPayloadText, canonicalText } from '../domain/protocol/canonical.js';
 import type { Blake3, Signer, SignatureVerifier } from '../domain/protocol/crypto.js';
 import { createEnvelope, type EnvelopeInput } from '../domain/protocol/create-envelope.js';
@@ -8,6 +9,7 @@ import type { ProofChecker } from './ports/proof-checker.js';
 import { DEFAULT_LIMITS, type ProtocolLimits } from '../domain/protocol/limits.js';
 import type { VerifiedProof } from '../domain/protocol/verify-envelope.js';
 import type { PendingSignature } from '../domain/protocol/verify-envelope.js';
+import { envelopeToCheck, receivedText } from './received-envelope.js';
 import { prepareUnknown, toReport, verifyUnknown, type VerificationReport } from './verify-proof.js';
 
 /**
@@ -22,25 +24,40 @@ export class ProofProtocol {
     readonly limits: ProtocolLimits = DEFAULT_LIMITS,
   ) {}
 
-  /** Verifies any JSON value as an envelope; never throws. */
-  verify(raw: unknown): VerificationReport {
-    return toReport(this.check(raw));
+  /**
+   * Verifies an envelope; never throws. Give it the JSON text as received where you have it:
+   * envelopes made by the ACTO SDK are hashed in a form that depends on how their numbers are
+   * written (`56.0` or `56`), which a parsed value no longer says. So `input` is
+   * - a string: the envelope's JSON text (both canonical forms checked exactly);
+   * - a value read by parseReceivedJson (the same);
+   * - a parsed value: the JCS form, and the ACTO form where the value still decides it;
+   *   `received`, the same envelope as received (see receivedText), makes that exact too.
+   */
+  verify(input: unknown, received?: ReceivedEnvelope): VerificationReport {
+    return toReport(this.check(input, received));
   }
 
-  /** As a ProofChecker port, on the calling thread. */
-  readonly checker: ProofChecker = { check: async (raw) => this.check(raw) };
+  /** As a ProofChecker port, on the calling thread; the submitter's text, when given, is what is checked. */
+  readonly checker: ProofChecker = {
+    check: async (raw, json) => this.check(raw, json === undefined ? undefined : receivedText(json, this.limits.maxDepth)()),
+  };
 
   /** Like `verify`, with the tagged failure or the verified proof for programs. */
-  check(raw: unknown): E.Either<ProofFailure, VerifiedProof> {
-    return verifyUnknown(raw, this, this.limits);
+  check(input: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, VerifiedProof> {
+    const given = envelopeToCheck(input, this.limits.maxDepth, received);
+    if (E.isLeft(given)) return given;
+    const result = verifyUnknown(given.right.raw, this, this.limits, given.right.received);
+    const json = given.right.json;
+    return json !== undefined && E.isRight(result) ? E.right({ ...result.right, envelopeJson: json }) : result;
   }
 
   /**
    * Checks 1–6 (everything but the signature), for callers that verify signatures elsewhere,
    * e.g. on other threads: `signatureVerdict(pending, verifier.verify(…))` completes `check`.
    */
-  prepare(raw: unknown): E.Either<ProofFailure, PendingSignature> {
-    return prepareUnknown(raw, this.blake3, this.limits);
+  prepare(input: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, PendingSignature> {
+    const given = envelopeToCheck(input, this.limits.maxDepth, received);
+    return E.isLeft(given) ? given : prepareUnknown(given.right.raw, this.blake3, this.limits, given.right.received);
   }
 
   /** Builds and signs an envelope with a 32-byte Ed25519 seed. */

@@ -2,11 +2,20 @@
  * The two primitives the protocol needs, as the domain sees them. Adapters provide them
  * (hash-wasm for BLAKE3; node:crypto or tweetnacl for Ed25519); the domain stays pure.
  */
-export interface Blake3 {
-  /** Lowercase hex of BLAKE3-256 of the UTF-8 bytes of `text`. */
+export interface Hasher {
+  /** Lowercase hex of the 256-bit digest of the UTF-8 bytes of `text`. */
   hashText(text: string): string;
-  /** Lowercase hex of BLAKE3-256 of `bytes`. Optional: where it is missing, texts are hashed. */
+  /** Lowercase hex of the 256-bit digest of `bytes`. Optional: where it is missing, texts are hashed. */
   hashBytes?(bytes: Uint8Array): string;
+}
+
+/** BLAKE3-256, the protocol's hash. */
+export interface Blake3 extends Hasher {
+  /**
+   * SHA-256, for envelopes whose `hash_alg` is "sha256" (ACTO allows it). Optional: without
+   * it such envelopes fail check 2, as any other algorithm does.
+   */
+  readonly sha256?: Hasher;
 }
 
 export interface SignatureVerifier {

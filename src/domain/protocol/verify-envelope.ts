@@ -1,10 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { hashedInActoForm, hasherFor, type CanonicalForm, type HashAlg, type HashMismatch, type ReceivedEnvelope } from './acto-hashes.js';
 import { canonicalPayloadBytes, canonicalPayloadText, canonicalText } from './canonical.js';
 import { canonicalProblem } from './canonical-problems.js';
-import type { Blake3, SignatureVerifier } from './crypto.js';
+import type { Blake3, Hasher, SignatureVerifier } from './crypto.js';
 import { parseRfc3339 } from './datetime.js';
 import { decodeBase64Strict, utf8 } from './encoding.js';
-import { HASH_ALG, PROTOCOL_VERSION, SIGNATURE_ALG, type ProofEnvelope } from './envelope.js';
+import { PROTOCOL_VERSION, SIGNATURE_ALG, type ProofEnvelope } from './envelope.js';
 import type { ProofFailure } from './failures.js';
 
 export interface VerifyCrypto {
@@ -23,6 +24,9 @@ export interface VerifiedProof {
    * is stored, so it is not serialized twice.
    */
   readonly envelopeJson?: string;
+  /** The form its hashes matched in; absent where the checker does not say (a worker's answer). */
+  readonly canonicalForm?: CanonicalForm;
+  readonly hashAlg?: HashAlg;
 }
 
 /** A member with no canonical form (so no bytes to hash), named where it is when it can be found. */
@@ -44,35 +48,44 @@ export interface PendingSignature {
   readonly message: Uint8Array;
   /** 64 bytes. */
   readonly signature: Uint8Array;
+  readonly canonicalForm: CanonicalForm;
+  readonly hashAlg: HashAlg;
 }
 
 /**
  * Runs checks 2–7 of PROTOCOL.md on an envelope whose shape (check 1) is already known good,
- * stopping at the first failure. Hashes are computed over the members exactly as sent.
+ * stopping at the first failure. Hashes are computed over the members exactly as sent;
+ * `received`, the envelope as received with its numbers' text, lets checks 4 and 5 match the
+ * ACTO form exactly (see hashedInActoForm).
  */
-export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto): E.Either<ProofFailure, VerifiedProof> {
-  const pending = prepareSignatureCheck(envelope, crypto.blake3);
+export function verifyEnvelope(envelope: ProofEnvelope, crypto: VerifyCrypto, received?: ReceivedEnvelope): E.Either<ProofFailure, VerifiedProof> {
+  const pending = prepareSignatureCheck(envelope, crypto.blake3, received);
   if (E.isLeft(pending)) return pending;
-  const { publicKey, message, signature, proofId, createdAtMs } = pending.right;
+  const { publicKey, message, signature, proofId, createdAtMs, canonicalForm, hashAlg } = pending.right;
   // 7. The signature covers the 64-character hex text of payload_hash (what the ACTO SDK signs).
   if (!crypto.verifier.verify(publicKey, message, signature)) return E.left(SIGNATURE_INVALID);
-  return E.right({ proofId, envelope, createdAtMs });
+  return E.right({ proofId, envelope, createdAtMs, canonicalForm, hashAlg });
 }
 
 const SIGNATURE_INVALID: ProofFailure = { _tag: 'SignatureInvalid' };
 
 /** Check 7's verdict on what prepareSignatureCheck left, as verifyEnvelope gives it. */
-export function signatureVerdict(pending: PendingSignature, valid: boolean): E.Either<ProofFailure, { readonly proofId: string; readonly createdAtMs: number }> {
-  return valid ? E.right({ proofId: pending.proofId, createdAtMs: pending.createdAtMs }) : E.left(SIGNATURE_INVALID);
+export function signatureVerdict(
+  pending: PendingSignature,
+  valid: boolean,
+): E.Either<ProofFailure, Pick<VerifiedProof, 'proofId' | 'createdAtMs' | 'canonicalForm' | 'hashAlg'>> {
+  const { proofId, createdAtMs, canonicalForm, hashAlg } = pending;
+  return valid ? E.right({ proofId, createdAtMs, canonicalForm, hashAlg }) : E.left(SIGNATURE_INVALID);
 }
 
 /** Checks 2–6 on an envelope whose shape (check 1) is known good: everything but the signature. */
-export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): E.Either<ProofFailure, PendingSignature> {
+export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3, received?: ReceivedEnvelope): E.Either<ProofFailure, PendingSignature> {
   const payload = envelope.payload;
 
   // 2. Versions and algorithms: anything else could mean different hashing or signing rules.
   if (payload.version !== PROTOCOL_VERSION) return E.left({ _tag: 'UnsupportedVersion', value: payload.version });
-  if (payload.hash_alg !== HASH_ALG) return E.left({ _tag: 'UnsupportedHashAlg', value: payload.hash_alg });
+  const hasher = hasherFor(payload.hash_alg, blake3);
+  if (hasher === null) return E.left({ _tag: 'UnsupportedHashAlg', value: payload.hash_alg });
   if (payload.signature_alg !== SIGNATURE_ALG) return E.left({ _tag: 'UnsupportedSignatureAlg', value: payload.signature_alg });
 
   // 3. Timestamps.
@@ -87,9 +100,13 @@ export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): 
   }
 
   // 4 and 5, in one pass where the hasher takes bytes; the texts say what failed otherwise.
-  const checked = hashedInOnePass(payload, blake3) ?? hashedFromTexts(payload, blake3);
-  if (!('payloadHash' in checked)) return E.left(checked.failure);
+  // Only where the JCS form does not match is the ACTO form tried (PROTOCOL.md).
+  const jcs = hashedInOnePass(payload, hasher) ?? hashedFromTexts(payload, hasher);
+  const checked = 'payloadHash' in jcs || !isHashMismatch(jcs.failure) ? jcs : hashedInActoForm(payload, jcs.failure, hasher, received);
+  const hashAlg = payload.hash_alg as HashAlg;
+  if (!('payloadHash' in checked)) return E.left(hashAlg === 'sha256' && isHashMismatch(checked.failure) ? { ...checked.failure, hashAlg } : checked.failure);
   const payloadHash = checked.payloadHash;
+  const canonicalForm: CanonicalForm = checked === jcs ? 'jcs' : 'acto';
   // 6. Encodings.
   const publicKey = decodeBase64Strict(envelope.signer_public_key_b64);
   if (publicKey === null || publicKey.length !== 32) {
@@ -108,13 +125,15 @@ export function prepareSignatureCheck(envelope: ProofEnvelope, blake3: Blake3): 
     });
   }
 
-  return E.right({ proofId: payloadHash, createdAtMs, publicKey, message: utf8(payloadHash), signature });
+  return E.right({ proofId: payloadHash, createdAtMs, publicKey, message: utf8(payloadHash), signature, canonicalForm, hashAlg });
 }
+
+const isHashMismatch = (failure: ProofFailure): failure is HashMismatch => failure._tag === 'TelemetryHashMismatch' || failure._tag === 'PayloadHashMismatch';
 
 type Hashed = { readonly payloadHash: string } | { readonly failure: ProofFailure };
 
 /** Checks 4 and 5 over the canonical texts, in order: the telemetry first, then the payload. */
-function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed {
+function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Hasher): Hashed {
   // 4. telemetry_hash. A lone surrogate has no UTF-8 form and Infinity no JSON form, so such a value has no canonical bytes.
   const telemetryText = canonicalText(payload.telemetry_normalized);
   if (telemetryText === null) return { failure: NO_CANONICAL_FORM(payload.telemetry_normalized, 'payload.telemetry_normalized') };
@@ -136,7 +155,7 @@ function hashedFromTexts(payload: ProofEnvelope['payload'], blake3: Blake3): Has
  * The same checks over the canonical bytes made in one pass (canonicalPayloadBytes), or null
  * where there are none: then hashedFromTexts finds which text has no canonical form.
  */
-function hashedInOnePass(payload: ProofEnvelope['payload'], blake3: Blake3): Hashed | null {
+function hashedInOnePass(payload: ProofEnvelope['payload'], blake3: Hasher): Hashed | null {
   if (blake3.hashBytes === undefined) return null;
   const bytes = canonicalPayloadBytes(payload);
   if (bytes === null) return null;
