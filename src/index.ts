@@ -35,7 +35,16 @@ export { prepareSignatureCheck, signatureVerdict, verifyEnvelope, type PendingSi
 export { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from './domain/protocol/failures.js';
 export { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from './domain/protocol/limits.js';
 export { canonicalText } from './domain/protocol/canonical.js';
-export { parseReceivedJson, parsedValueOf, receivedMember, NumberText, type ReceivedJson, type ReceivedObject, type JsonTextProblem } from './domain/protocol/received-json.js';
+export {
+  parseReceivedJson,
+  parsedValueOf,
+  receivedMember,
+  receivedMemberText,
+  NumberText,
+  type ReceivedJson,
+  type ReceivedObject,
+  type JsonTextProblem,
+} from './domain/protocol/received-json.js';
 export { actoText, type ActoText } from './domain/protocol/acto-canonical.js';
 export type { ExponentSpelling } from './domain/protocol/acto-numbers.js';
 export type { CanonicalForm, HashAlg, ReceivedEnvelope } from './domain/protocol/acto-hashes.js';

@@ -42,6 +42,25 @@ export function parseReceivedJson(text: string, maxDepth: number): E.Either<Json
   }
 }
 
+/**
+ * The exact text of the member `name` of the object `text` holds (the last one given, whose
+ * value JSON.parse keeps), or undefined when `text` is not a JSON object nesting at most
+ * `maxDepth` levels, or has no such member. The slice is the member's value as it was sent
+ * (its numbers' spelling, its escapes), whatever else the text holds: a request body's
+ * `envelope`, to be checked and stored as received.
+ */
+export function receivedMemberText(text: string, name: string, maxDepth: number): string | undefined {
+  const reader = new Reader(text, maxDepth);
+  try {
+    if (!(reader.document() instanceof Map)) return undefined;
+  } catch (error) {
+    if (error instanceof NotJson) return undefined;
+    throw error;
+  }
+  const span = reader.spans.get(name);
+  return span === undefined ? undefined : text.slice(span[0], span[1]);
+}
+
 /** The member `name` of a received object, or undefined when it is not an object or has none. */
 export function receivedMember(value: ReceivedJson | undefined, name: string): ReceivedJson | undefined {
   return value instanceof Map ? value.get(name) : undefined;
@@ -86,6 +105,9 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 class Reader {
   private at = 0;
+  /** Where each member of the outermost object has its value in the text (start, end). */
+  readonly spans = new Map<string, readonly [number, number]>();
+  private memberStart = 0;
 
   constructor(
     private readonly text: string,
@@ -96,12 +118,14 @@ class Reader {
     const stack: Frame[] = [];
     this.space();
     for (;;) {
+      if (stack.length === 1) this.memberStart = this.at;
       let value: ReceivedJson | undefined = this.scalarOrOpen(stack);
       // A container was opened: its first value comes next.
       if (value === undefined) continue;
       // A value is complete: it goes into its container, which may complete in turn.
       for (;;) {
         const frame = stack[stack.length - 1];
+        if (stack.length === 1 && frame !== undefined && !('array' in frame)) this.spans.set(frame.name, [this.memberStart, this.at]);
         this.space();
         if (frame === undefined) {
           if (this.at !== this.text.length) this.fail('unexpected text after the JSON value');

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { NumberText, parseReceivedJson, parsedValueOf, type ReceivedJson } from '../../../src/domain/protocol/received-json.js';
+import { NumberText, parseReceivedJson, parsedValueOf, receivedMemberText, type ReceivedJson } from '../../../src/domain/protocol/received-json.js';
 
 const DEPTH = 64;
 
@@ -121,6 +121,32 @@ test('any text is refused exactly when JSON.parse refuses it, and otherwise read
       return expected === 'refused' ? got === 'refused' : got !== 'refused' && same((got as { value: unknown }).value, (expected as { value: unknown }).value);
     }),
     { numRuns: 20_000 },
+  );
+  t.pass();
+});
+
+test('a member\'s exact text: the last one given, however its name is spelled, and none unless the text is an object', (t) => {
+  const member = (text: string) => receivedMemberText(text, 'envelope', DEPTH);
+  t.is(member('{"envelope": {"a": 85.0, "b": [1e+16, "\\u00e9"]}}'), '{"a": 85.0, "b": [1e+16, "\\u00e9"]}');
+  t.is(member(' { "x" : 1 , "envelope" : [ 1.0 ] , "envelope":"z" } '), '"z"');
+  t.is(member('{"\\u0065nvelope": 56.0}'), '56.0');
+  t.is(member('{"a": {"envelope": 1}}'), undefined);
+  t.is(member('[{"envelope": 1}]'), undefined);
+  t.is(member('{"envelope": 1'), undefined);
+  t.is(receivedMemberText('{"envelope": [[[]]]}', 'envelope', 3), undefined, 'deeper than the limit');
+});
+
+test('for any object, the member text parses to the member JSON.parse gives', (t) => {
+  const body = fc.tuple(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 4 }), fc.nat(4), fc.constantFrom(undefined, 2));
+  fc.assert(
+    fc.property(body, ([others, envelope, at, indent]) => {
+      const entries = Object.entries(others).filter(([name]) => name !== 'envelope');
+      entries.splice(Math.min(at, entries.length), 0, ['envelope', envelope]);
+      const text = JSON.stringify(Object.fromEntries(entries), null, indent);
+      const slice = receivedMemberText(text, 'envelope', DEPTH);
+      return slice !== undefined && text.includes(slice) && same(JSON.parse(slice), (JSON.parse(text) as { envelope: unknown }).envelope);
+    }),
+    { numRuns: 500 },
   );
   t.pass();
 });
