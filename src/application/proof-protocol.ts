@@ -9,7 +9,7 @@ import type { ProofChecker } from './ports/proof-checker.js';
 import { DEFAULT_LIMITS, type ProtocolLimits } from '../domain/protocol/limits.js';
 import type { VerifiedProof } from '../domain/protocol/verify-envelope.js';
 import type { PendingSignature } from '../domain/protocol/verify-envelope.js';
-import { envelopeToCheck, receivedText } from './received-envelope.js';
+import { envelopeFromText, envelopeToCheck, receivedText } from './received-envelope.js';
 import { prepareUnknown, toReport, verifyUnknown, type VerificationReport } from './verify-proof.js';
 
 /**
@@ -25,39 +25,47 @@ export class ProofProtocol {
   ) {}
 
   /**
-   * Verifies an envelope; never throws. Give it the JSON text as received where you have it:
-   * envelopes made by the ACTO SDK are hashed in a form that depends on how their numbers are
-   * written (`56.0` or `56`), which a parsed value no longer says. So `input` is
-   * - a string: the envelope's JSON text (both canonical forms checked exactly);
-   * - a value read by parseReceivedJson (the same);
-   * - a parsed value: the JCS form, and the ACTO form where the value still decides it;
-   *   `received`, the same envelope as received (see receivedText), makes that exact too.
+   * Verifies an envelope given as a parsed JSON value; never throws. Envelopes made by the ACTO
+   * SDK are hashed in a form that depends on how their numbers were written (`56.0` or `56`),
+   * which a parsed value no longer says: it is decided where the value still tells, and exactly
+   * with `received`, the same envelope as received (see receivedText), or with a value read by
+   * parseReceivedJson. Where you have the JSON text, `verifyText` is simpler.
    */
-  verify(input: unknown, received?: ReceivedEnvelope): VerificationReport {
-    return toReport(this.check(input, received));
+  verify(raw: unknown, received?: ReceivedEnvelope): VerificationReport {
+    return toReport(this.check(raw, received));
   }
 
-  /** As a ProofChecker port, on the calling thread; the submitter's text, when given, is what is checked. */
+  /** Verifies an envelope's JSON text as received (both canonical forms checked exactly); never throws. */
+  verifyText(text: string): VerificationReport {
+    return toReport(this.checkText(text));
+  }
+
+  /** As a ProofChecker port, on the calling thread; the submitter's text, when given, is what the ACTO form is read from. */
   readonly checker: ProofChecker = {
     check: async (raw, json) => this.check(raw, json === undefined ? undefined : receivedText(json, this.limits.maxDepth)()),
   };
 
   /** Like `verify`, with the tagged failure or the verified proof for programs. */
-  check(input: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, VerifiedProof> {
-    const given = envelopeToCheck(input, this.limits.maxDepth, received);
+  check(raw: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, VerifiedProof> {
+    const given = envelopeToCheck(raw, received);
+    return verifyUnknown(given.raw, this, this.limits, given.received);
+  }
+
+  /** Like `verifyText`, with the tagged failure or the verified proof, whose envelopeJson is the text. */
+  checkText(text: string): E.Either<ProofFailure, VerifiedProof> {
+    const given = envelopeFromText(text, this.limits.maxDepth);
     if (E.isLeft(given)) return given;
-    const result = verifyUnknown(given.right.raw, this, this.limits, given.right.received);
-    const json = given.right.json;
-    return json !== undefined && E.isRight(result) ? E.right({ ...result.right, envelopeJson: json }) : result;
+    const result = this.check(given.right.raw, given.right.received);
+    return E.isRight(result) ? E.right({ ...result.right, envelopeJson: text }) : result;
   }
 
   /**
    * Checks 1–6 (everything but the signature), for callers that verify signatures elsewhere,
    * e.g. on other threads: `signatureVerdict(pending, verifier.verify(…))` completes `check`.
    */
-  prepare(input: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, PendingSignature> {
-    const given = envelopeToCheck(input, this.limits.maxDepth, received);
-    return E.isLeft(given) ? given : prepareUnknown(given.right.raw, this.blake3, this.limits, given.right.received);
+  prepare(raw: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, PendingSignature> {
+    const given = envelopeToCheck(raw, received);
+    return prepareUnknown(given.raw, this.blake3, this.limits, given.received);
   }
 
   /** Builds and signs an envelope with a 32-byte Ed25519 seed. */

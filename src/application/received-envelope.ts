@@ -15,25 +15,29 @@ export interface EnvelopeToCheck {
 }
 
 /**
- * What `ProofProtocol.verify` and `check` take, read into an EnvelopeToCheck:
- * - a string is the envelope's JSON text: parsed with JSON.parse for checks 1–3 and the JCS
- *   form, and read again keeping numbers' text only if the JCS form does not match;
- * - a Map is an envelope read by parseReceivedJson (numbers' text kept);
- * - anything else is a parsed value: `received`, when given, is the same envelope as received.
+ * What `ProofProtocol.verify` and `check` take, read into an EnvelopeToCheck: a Map is an
+ * envelope read by parseReceivedJson (numbers' text kept; JSON.parse never makes one), and
+ * anything else a parsed value, `received`, when given, being the same envelope as received.
+ * A string is a JSON value like any other (and no envelope): text goes to `verifyText`.
  */
-export function envelopeToCheck(input: unknown, maxDepth: number, received?: ReceivedEnvelope): E.Either<ProofFailure, EnvelopeToCheck> {
-  if (typeof input === 'string') {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(input);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return E.left({ _tag: 'MalformedEnvelope', path: 'envelope', problem: `is not JSON text (${why})` });
-    }
-    return E.right({ raw, received: receivedText(input, maxDepth)(), json: input });
+export function envelopeToCheck(input: unknown, received?: ReceivedEnvelope): EnvelopeToCheck {
+  if (input instanceof Map) return { raw: parsedValueOf(input as Map<string, ReceivedJson>), received: () => input as Map<string, ReceivedJson> };
+  return received === undefined ? { raw: input } : { raw: input, received };
+}
+
+/**
+ * An envelope's JSON text: parsed with JSON.parse for checks 1–3 and the JCS form, and read
+ * again keeping numbers' text only if the JCS form does not match.
+ */
+export function envelopeFromText(text: string, maxDepth: number): E.Either<ProofFailure, EnvelopeToCheck> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return E.left({ _tag: 'MalformedEnvelope', path: 'envelope', problem: `is not JSON text (${why})` });
   }
-  if (input instanceof Map) return E.right({ raw: parsedValueOf(input as Map<string, ReceivedJson>), received: () => input as Map<string, ReceivedJson> });
-  return E.right(received === undefined ? { raw: input } : { raw: input, received });
+  return E.right({ raw, received: receivedText(text, maxDepth)(), json: text });
 }
 
 /**

@@ -18,7 +18,7 @@ for (const [adapter, p] of Object.entries(protocols)) {
       const read = parseReceivedJson(text, 32);
       if (!isRight(read)) return t.fail('the fixture is JSON');
       // The text itself, the parsed value with the body it came in, and the value read keeping numbers: one verdict.
-      const reports = [p.verify(text), p.verify(value, receivedText(c.body, 33)('envelope')), p.verify(read.right)];
+      const reports = [p.verifyText(text), p.verify(value, receivedText(c.body, 33)('envelope')), p.verify(read.right)];
       for (const report of reports) {
         t.is(report.valid, c.expect.valid, report.reason ?? '');
         if (c.expect.valid) {
@@ -55,11 +55,11 @@ test('from a parsed value alone, an ACTO envelope whose floats all have a fracti
 test('an integer past 2^53 is hashed with its exact digits: one unit less is another proof, though it parses to the same double', (t) => {
   const c = sdkEnvelopes().find((e) => e.name === 'negative-zero-and-big-int')!;
   const text = envelopeTextOf(c.body);
-  t.true(protocol.verify(text).valid);
+  t.true(protocol.verifyText(text).valid);
   const altered = text.replace('9007199254740993', '9007199254740992');
   t.not(altered, text);
   t.deepEqual(JSON.parse(altered), JSON.parse(text), 'JavaScript cannot tell them apart');
-  const report = protocol.verify(altered);
+  const report = protocol.verifyText(altered);
   t.false(report.valid);
   t.is(failedCheck(report), 'telemetry_hash');
 });
@@ -77,15 +77,15 @@ test('hash_alg "sha256": SHA-256 in either form; refused where the verifier has 
   const acto = actoEnvelopeText({ data: '{"percent": 85.0}', hashAlg: 'sha256' });
   const jcs = actoEnvelopeText({ data: '{"percent": 85}', hashAlg: 'sha256' });
   for (const [text, form] of [[acto, 'acto'], [jcs, 'jcs']] as const) {
-    const report = protocol.verify(text);
+    const report = protocol.verifyText(text);
     t.true(report.valid, report.reason ?? '');
     t.is(report.canonical_form, form);
     t.is(report.hash_alg, 'sha256');
   }
-  const tampered = protocol.verify(acto.replace('85.0', '86.0'));
+  const tampered = protocol.verifyText(acto.replace('85.0', '86.0'));
   t.is(failedCheck(tampered), 'telemetry_hash');
   t.regex(tampered.reason!, /SHA-256 hash \(payload\.hash_alg is "sha256"\)/);
-  const noSha256 = protocols['libsodium, hashing texts'].verify(acto);
+  const noSha256 = protocols['libsodium, hashing texts'].verifyText(acto);
   t.is(noSha256.code, 'UnsupportedHashAlg');
   t.regex(noSha256.reason!, /hash_alg must be "blake3" or "sha256"/);
 });
@@ -93,11 +93,11 @@ test('hash_alg "sha256": SHA-256 in either form; refused where the verifier has 
 test('both exponent spellings verify (orjson before and from 3.11.7), but not one for the telemetry and the other for the payload', (t) => {
   const data = '{"a": 1e+16, "b": 1.2345678901234568e+17, "c": 56.0}';
   for (const spelling of ['ryu', 'plus'] as const) {
-    const report = protocol.verify(actoEnvelopeText({ data, spelling }));
+    const report = protocol.verifyText(actoEnvelopeText({ data, spelling }));
     t.true(report.valid, `${spelling}: ${report.reason ?? ''}`);
     t.is(report.canonical_form, 'acto');
   }
-  const mixed = protocol.verify(actoEnvelopeText({ data, spelling: 'ryu', payloadSpelling: 'plus' }));
+  const mixed = protocol.verifyText(actoEnvelopeText({ data, spelling: 'ryu', payloadSpelling: 'plus' }));
   t.false(mixed.valid);
   t.is(failedCheck(mixed), 'payload_hash');
   t.regex(mixed.reason!, /payload in the ACTO form/);
@@ -105,21 +105,29 @@ test('both exponent spellings verify (orjson before and from 3.11.7), but not on
 
 test('checks 1–6 and the signature verdict give the report verify gives, canonical form included', (t) => {
   const text = envelopeTextOf(sdkEnvelopes().find((e) => e.name === 'large-floats')!.body);
-  const pending = protocol.prepare(text);
+  const pending = protocol.prepare(JSON.parse(text), receivedText(text, 32)());
   if (!isRight(pending)) return t.fail(JSON.stringify(pending.left));
   t.is(pending.right.canonicalForm, 'acto');
-  t.deepEqual(toReport(signatureVerdict(pending.right, true)), protocol.verify(text));
+  t.deepEqual(toReport(signatureVerdict(pending.right, true)), protocol.verifyText(text));
 });
 
-test('text given to check comes back as the envelope JSON to store; text that is not JSON is a shape failure', async (t) => {
+test('text given to checkText comes back as the envelope JSON to store; text that is not JSON is a shape failure', async (t) => {
   const text = envelopeTextOf(sdkEnvelopes().find((e) => e.name === 'astral-key-order')!.body);
-  const checked = protocol.check(text);
+  const checked = protocol.checkText(text);
   t.true(isRight(checked) && checked.right.envelopeJson === text);
   const byPort = await protocol.checker.check(JSON.parse(text), text);
   t.true(isRight(byPort) && byPort.right.canonicalForm === 'acto');
-  const notJson = protocol.verify('{"payload": ');
+  const notJson = protocol.verifyText('{"payload": ');
   t.is(notJson.code, 'MalformedEnvelope');
   t.regex(notJson.reason!, /^envelope is not JSON text/);
+});
+
+test('a string given as the value is a JSON string, no envelope, as it always was: only verifyText reads text', (t) => {
+  const text = envelopeTextOf(sdkEnvelopes().find((e) => e.name === 'integers-only')!.body);
+  const report = protocol.verify(text);
+  t.false(report.valid);
+  t.is(report.code, 'MalformedEnvelope');
+  t.true(protocol.verifyText(text).valid);
 });
 
 test('envelopes in the JCS form report it, with BLAKE3', (t) => {
@@ -127,5 +135,5 @@ test('envelopes in the JCS form report it, with BLAKE3', (t) => {
   const report = protocol.verify(valid.envelope);
   t.is(report.canonical_form, 'jcs');
   t.is(report.hash_alg, 'blake3');
-  t.deepEqual(protocol.verify(JSON.stringify(valid.envelope)), report);
+  t.deepEqual(protocol.verifyText(JSON.stringify(valid.envelope)), report);
 });
