@@ -3,6 +3,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import type { ProofEnvelope } from '../domain/protocol/envelope.js';
 import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../domain/protocol/failures.js';
 import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../domain/protocol/limits.js';
+import type { CanonicalForm, HashAlg, ReceivedEnvelope } from '../domain/protocol/acto-hashes.js';
 import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyTools } from '../domain/protocol/verify-envelope.js';
 import { firstProblem } from './codecs/codec-errors.js';
 import { EnvelopeCodec } from './codecs/envelope.codec.js';
@@ -42,14 +43,18 @@ function hasDenseEvents(envelope: { payload: { telemetry_normalized: { events: r
 
 const ARRAY_EVERY: unknown = Array.prototype.every;
 
-/** Checks 1–7 on an unknown value. */
+/**
+ * Checks 1–7 on an unknown value; `received` (the same envelope as received, numbers' text
+ * kept) lets the ACTO form be checked exactly where the JCS form does not match.
+ */
 export function verifyUnknown(
   raw: unknown,
   tools: VerifyTools,
   limits: ProtocolLimits = DEFAULT_LIMITS,
+  received?: ReceivedEnvelope,
 ): E.Either<ProofFailure, VerifiedProof> {
   const envelope = decodeEnvelope(raw, limits);
-  return isRight(envelope) ? verifyEnvelope(envelope.right, tools) : envelope;
+  return isRight(envelope) ? verifyEnvelope(envelope.right, tools, received) : envelope;
 }
 
 /**
@@ -60,9 +65,10 @@ export function prepareUnknown(
   raw: unknown,
   tools: Pick<VerifyTools, 'blake3' | 'canonical'>,
   limits: ProtocolLimits = DEFAULT_LIMITS,
+  received?: ReceivedEnvelope,
 ): E.Either<ProofFailure, PendingSignature> {
   const envelope = decodeEnvelope(raw, limits);
-  return isRight(envelope) ? prepareSignatureCheck(envelope.right, tools) : envelope;
+  return isRight(envelope) ? prepareSignatureCheck(envelope.right, tools, received) : envelope;
 }
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
@@ -78,14 +84,18 @@ export interface VerificationReport {
   readonly code: ProofFailure['_tag'] | null;
   /** Each check in order: passed up to the failing one, skipped after it. */
   readonly checks: Readonly<Record<CheckName, CheckStatus>>;
+  /** When valid, the form its hashes matched: `jcs` (RFC 8785) or `acto` (orjson, PROTOCOL.md); else null. */
+  readonly canonical_form: CanonicalForm | null;
+  /** When valid, the hash it names and that matched: `blake3` or `sha256`; else null. */
+  readonly hash_alg: HashAlg | null;
 }
 
-export function toReport(result: E.Either<ProofFailure, Pick<VerifiedProof, 'proofId'>>): VerificationReport {
+export function toReport(result: E.Either<ProofFailure, Pick<VerifiedProof, 'proofId' | 'canonicalForm' | 'hashAlg'>>): VerificationReport {
   const failedAt = isRight(result) ? -1 : CHECKS.indexOf(checkOf(result.left));
   const checks = Object.fromEntries(
     CHECKS.map((name, i) => [name, failedAt === -1 || i < failedAt ? 'passed' : i === failedAt ? 'failed' : 'skipped']),
   ) as Record<CheckName, CheckStatus>;
   return isRight(result)
-    ? { valid: true, proof_id: result.right.proofId, reason: null, code: null, checks }
-    : { valid: false, proof_id: null, reason: describeFailure(result.left), code: result.left._tag, checks };
+    ? { valid: true, proof_id: result.right.proofId, reason: null, code: null, checks, canonical_form: result.right.canonicalForm ?? null, hash_alg: result.right.hashAlg ?? null }
+    : { valid: false, proof_id: null, reason: describeFailure(result.left), code: result.left._tag, checks, canonical_form: null, hash_alg: null };
 }

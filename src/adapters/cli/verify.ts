@@ -1,5 +1,6 @@
 import type { VerificationReport } from '../../application/verify-proof.js';
 import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
+import { receivedText } from '../../application/received-envelope.js';
 import {
   CliError,
   EXIT_INVALID,
@@ -15,6 +16,8 @@ import {
 const USAGE = `Usage: proof-registry verify [--json] [--ed25519 sodium|node|tweetnacl] <envelope.json|->
 
 Verifies a proof envelope (protocol v1), bare or wrapped as {"envelope": ...}.
+Its hashes may be of the JCS form or of the ACTO SDK's (orjson), which depends on
+how the file writes its numbers (56.0 or 56): give the file as it was received.
 Exit code: 0 valid, 1 invalid, 2 usage or input error (missing file, not JSON).
 
 Options:
@@ -45,20 +48,29 @@ export const verifyCommand: Command = {
     const source = await readSource(positionals[0]!, io);
     const json = parseJson(source.text, source.name);
     const protocol = await createProofProtocol(ed25519 === undefined ? {} : { ed25519 });
-    const report = protocol.verify(unwrap(json));
+    // The file's text, read again keeping numbers' text only if the JCS form does not match.
+    const wrapped = isWrapped(json);
+    const received = receivedText(source.text, protocol.limits.maxDepth + (wrapped ? 1 : 0));
+    const report = protocol.verify(wrapped ? json.envelope : json, wrapped ? received('envelope') : received());
     io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     return report.valid ? EXIT_OK : EXIT_INVALID;
   },
 };
 
 /** `{ "envelope": … }` is how the API and the ACTO SDK send one; a bare envelope has `payload`. */
-function unwrap(json: unknown): unknown {
-  return isPlainObject(json) && !('payload' in json) && 'envelope' in json ? json.envelope : json;
+function isWrapped(json: unknown): json is { envelope: unknown } {
+  return isPlainObject(json) && !('payload' in json) && 'envelope' in json;
 }
 
 export function formatReport(report: VerificationReport): string {
-  const head = report.valid ? `valid  proof_id ${report.proof_id ?? ''}` : `invalid  ${report.reason ?? ''}`;
+  const head = report.valid ? `valid  proof_id ${report.proof_id ?? ''}${hashedAs(report)}` : `invalid  ${report.reason ?? ''}`;
   const width = Math.max(...Object.keys(report.checks).map((name) => name.length));
   const checks = Object.entries(report.checks).map(([name, status]) => `  ${name.padEnd(width)}  ${status}`);
   return `${[head, ...checks].join('\n')}\n`;
+}
+
+/** How the hashes matched, where it is not the protocol's own JCS form with BLAKE3. */
+function hashedAs(report: VerificationReport): string {
+  const notes = [report.canonical_form === 'acto' ? 'ACTO form' : '', report.hash_alg === 'sha256' ? 'SHA-256' : ''].filter((note) => note !== '');
+  return notes.length === 0 ? '' : `  (${notes.join(', ')})`;
 }

@@ -1,5 +1,5 @@
 import type { CanonicalJson } from './canonical.js';
-import { blake3Of, type Blake3, type Signer } from './crypto.js';
+import { digestOf, type Blake3, type Signer } from './crypto.js';
 import { encodeBase64, utf8 } from './encoding.js';
 import {
   HASH_ALG,
@@ -53,7 +53,7 @@ export function createEnvelope(input: EnvelopeInput, seed: Uint8Array, tools: Cr
   };
   const written = tools.canonical.payload(unsigned);
   if (written === null) throw new TypeError('payload contains a value with no canonical JSON form');
-  const payloadHash = blake3Of(tools.blake3, written.bytes);
+  const payloadHash = digestOf(tools.blake3, written.bytes);
   return {
     payload: { ...unsigned, payload_hash: payloadHash },
     signer_public_key_b64: encodeBase64(tools.signer.publicKey(seed)),

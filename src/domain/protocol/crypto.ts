@@ -2,11 +2,20 @@
  * The two primitives the protocol needs, as the domain sees them. Adapters provide them
  * (hash-wasm for BLAKE3; node:crypto or tweetnacl for Ed25519); the domain stays pure.
  */
-export interface Blake3 {
-  /** Lowercase hex of BLAKE3-256 of the UTF-8 bytes of `text`. */
+export interface Hasher {
+  /** Lowercase hex of the 256-bit digest of the UTF-8 bytes of `text`. */
   hashText(text: string): string;
-  /** Lowercase hex of BLAKE3-256 of `bytes`. Optional: where it is missing, texts are hashed. */
+  /** Lowercase hex of the 256-bit digest of `bytes`. Optional: where it is missing, texts are hashed. */
   hashBytes?(bytes: Uint8Array): string;
+}
+
+/** BLAKE3-256, the protocol's hash. */
+export interface Blake3 extends Hasher {
+  /**
+   * SHA-256, for envelopes whose `hash_alg` is "sha256" (ACTO allows it). Optional: without
+   * it such envelopes fail check 2, as any other algorithm does.
+   */
+  readonly sha256?: Hasher;
 }
 
 export interface SignatureVerifier {
@@ -24,7 +33,7 @@ export interface Signer {
 // ignoreBOM: a text starting with U+FEFF keeps it, so the text hashed is exactly the bytes.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** BLAKE3 of canonical bytes: as bytes where the hasher takes them, else as the text they encode (the same digest). */
-export function blake3Of(blake3: Blake3, bytes: Uint8Array): string {
-  return blake3.hashBytes ? blake3.hashBytes(bytes) : blake3.hashText(decoder.decode(bytes));
+/** The digest of canonical bytes: as bytes where the hasher takes them, else as the text they encode (the same digest). */
+export function digestOf(hasher: Hasher, bytes: Uint8Array): string {
+  return hasher.hashBytes ? hasher.hashBytes(bytes) : hasher.hashText(decoder.decode(bytes));
 }

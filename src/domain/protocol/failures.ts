@@ -9,12 +9,22 @@ export type ProofFailure =
   | { readonly _tag: 'UnsupportedHashAlg'; readonly value: string }
   | { readonly _tag: 'UnsupportedSignatureAlg'; readonly value: string }
   | { readonly _tag: 'InvalidTimestamp'; readonly path: string; readonly value: string }
-  | { readonly _tag: 'TelemetryHashMismatch'; readonly claimed: string; readonly computed: string }
-  | { readonly _tag: 'PayloadHashMismatch'; readonly claimed: string; readonly computed: string }
+  | ({ readonly _tag: 'TelemetryHashMismatch'; readonly claimed: string; readonly computed: string } & HashMismatchDetails)
+  | ({ readonly _tag: 'PayloadHashMismatch'; readonly claimed: string; readonly computed: string } & HashMismatchDetails)
   | { readonly _tag: 'InvalidKeyEncoding'; readonly path: 'signer_public_key_b64' | 'signature_b64'; readonly problem: string }
   | { readonly _tag: 'SignatureInvalid' };
 
 export type ProofFailureTag = ProofFailure['_tag'];
+
+/** What a hash mismatch adds when the envelope names SHA-256 or the ACTO form was tried (PROTOCOL.md). */
+export interface HashMismatchDetails {
+  /** `computed` is of the ACTO form (the JCS form when absent). */
+  readonly form?: 'acto';
+  /** With `computed` of the JCS form: the hash of the ACTO form, or null where a parsed value could not decide it. */
+  readonly acto?: string | null;
+  /** Present when payload.hash_alg is "sha256" (BLAKE3 when absent). */
+  readonly hashAlg?: 'sha256';
+}
 
 /** The verification step each failure belongs to, in the order they run. */
 export const CHECKS = ['shape', 'algorithms', 'timestamps', 'telemetry_hash', 'payload_hash', 'encoding', 'signature'] as const;
@@ -56,15 +66,15 @@ export function describeFailure(failure: ProofFailure): string {
     case 'UnsupportedVersion':
       return `payload.version must be "1" (got ${JSON.stringify(failure.value)})`;
     case 'UnsupportedHashAlg':
-      return `payload.hash_alg must be "blake3" (got ${JSON.stringify(failure.value)})`;
+      return `payload.hash_alg must be "blake3" or "sha256" (got ${JSON.stringify(failure.value)})`;
     case 'UnsupportedSignatureAlg':
       return `payload.signature_alg must be "ed25519" (got ${JSON.stringify(failure.value)})`;
     case 'InvalidTimestamp':
       return `${failure.path} is not an RFC 3339 date-time with offset (got ${JSON.stringify(failure.value)})`;
     case 'TelemetryHashMismatch':
-      return `payload.telemetry_hash does not match the BLAKE3 hash of the canonical telemetry_normalized (${claimedAndComputed(failure)})`;
+      return `payload.telemetry_hash does not match the ${hashName(failure)} of ${formOf(failure, 'telemetry_normalized')} (${claimedAndComputed(failure)})`;
     case 'PayloadHashMismatch':
-      return `payload.payload_hash does not match the BLAKE3 hash of the canonical payload (${claimedAndComputed(failure)})`;
+      return `payload.payload_hash does not match the ${hashName(failure)} of ${formOf(failure, 'payload')} (${claimedAndComputed(failure)})`;
     case 'InvalidKeyEncoding':
       return `${failure.path} ${failure.problem}`;
     case 'SignatureInvalid':
@@ -75,9 +85,23 @@ export function describeFailure(failure: ProofFailure): string {
 /** Longest claimed hash quoted whole in a sentence; a longer one is cut. */
 const QUOTED_HASH_MAX = 80;
 
-function claimedAndComputed({ claimed, computed }: { readonly claimed: string; readonly computed: string }): string {
+type HashMismatch = { readonly claimed: string; readonly computed: string } & HashMismatchDetails;
+
+const hashName = (failure: HashMismatch): string => (failure.hashAlg === 'sha256' ? 'SHA-256 hash (payload.hash_alg is "sha256")' : 'BLAKE3 hash');
+
+const formOf = (failure: HashMismatch, member: string): string => (failure.form === 'acto' ? `the ${member} in the ACTO form` : `the canonical ${member}`);
+
+function claimedAndComputed({ claimed, computed, acto }: HashMismatch): string {
   const quoted = claimed.length > QUOTED_HASH_MAX ? `${claimed.slice(0, 64)}… (${claimed.length} characters)` : claimed;
   // The right digest in the wrong case: say so, since the difference is easy to miss.
   const hint = claimed !== computed && claimed.toLowerCase() === computed ? '; hashes are written in lowercase hex' : '';
-  return `claimed ${JSON.stringify(quoted)}, computed ${computed}${hint}`;
+  const second =
+    acto === undefined
+      ? ''
+      : acto === null
+        ? '; the ACTO form needs the text as received (56 or 56.0?)'
+        : acto === computed
+          ? '; the ACTO form gives the same'
+          : `; in the ACTO form, ${acto}`;
+  return `claimed ${JSON.stringify(quoted)}, computed ${computed}${hint}${second}`;
 }
