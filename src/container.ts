@@ -42,6 +42,8 @@ import { KnexFleetStore } from './adapters/sql/knex-fleet-store.js';
 import { KnexKeyStore } from './adapters/sql/knex-key-store.js';
 import { KnexProofActivity } from './adapters/sql/knex-proof-activity.js';
 import { fleetRouteSet } from './fleet-wiring.js';
+import { CountedSubmitProof } from './application/dashboard/counted-submit-proof.js';
+import { createDashboard, type DashboardParts } from './dashboard-wiring.js';
 
 /** Service identifiers: one per port or component the composition root hands out. */
 export const TOKENS = {
@@ -92,6 +94,8 @@ export interface Resources {
   readonly keyUsage?: KeyUsageTotals;
   /** Where proof write transactions run; by default on `database.knex`. */
   readonly proofRows?: RowWriter;
+  /** The web dashboard: its routes, its page, and the refused-submission counts. */
+  readonly dashboard?: DashboardParts;
 }
 
 /** The one composition root: binds every port to its adapter. */
@@ -123,7 +127,8 @@ export function buildContainer(r: Resources): Container {
     const protocol = ctx.get<ProofProtocol>(TOKENS.Protocol);
     const pool = r.batchVerifier as Partial<ProofChecker>;
     const checker = typeof pool.check === 'function' ? new MeasuredProofChecker(pool as ProofChecker, ctx.get(TOKENS.Metrics)) : protocol.checker;
-    return new SubmitProof(checker, new MeasuredProofStore(ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Metrics)), ctx.get(TOKENS.Clock));
+    const store = new MeasuredProofStore(ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Metrics));
+    return r.dashboard ? new CountedSubmitProof(checker, store, ctx.get(TOKENS.Clock), r.dashboard.rejections) : new SubmitProof(checker, store, ctx.get(TOKENS.Clock));
   });
   c.bind(TOKENS.GetProof).toDynamicValue((ctx) => new GetProof(ctx.get(TOKENS.ProofStore)));
   c.bind(TOKENS.SearchProofs).toDynamicValue((ctx) => new SearchProofs(ctx.get(TOKENS.ProofStore)));
@@ -161,8 +166,9 @@ export function buildContainer(r: Resources): Container {
         metrics,
       }),
       ...(r.extraRoutes ?? []),
+      ...(r.dashboard?.routes ?? []),
     );
-    return createHttpApp({
+    const app = createHttpApp({
       routes,
       authenticator: r.authenticator,
       ...(r.rateLimiter ? { rateLimiter: r.rateLimiter } : {}),
@@ -172,6 +178,8 @@ export function buildContainer(r: Resources): Container {
       bodyLimitBytes: r.config.bodyLimitBytes,
       trustProxy: r.config.trustProxy,
     });
+    if (r.dashboard) app.use(r.dashboard.middleware);
+    return app;
   });
   return c;
 }
@@ -248,6 +256,8 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     const identity = await options.identity(database, clock, metrics);
     if (identity.close) opened.push(() => identity.close!());
     if (identity.describeBalanceSource) options.logger.info(`token balances: ${identity.describeBalanceSource}`);
+    const dashboard = await createDashboard({ config, database, clock, logger: options.logger, ...(options.overrides?.proofStore ? { proofStore: options.overrides.proofStore } : {}) });
+    opened.push(() => dashboard.close());
     const container = buildContainer({
       config,
       logger: options.logger,
@@ -260,6 +270,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       ...(identity.onAuthenticatedResponse ? { onAuthenticatedResponse: identity.onAuthenticatedResponse } : {}),
       ...(identity.keyUsage ? { keyUsage: identity.keyUsage } : {}),
       ...(proofRows ? { proofRows } : {}),
+      dashboard,
       overrides: { ...options.overrides, clock, metrics },
     });
     // Every thread that exists by now (libuv's pool, V8's helpers, the workers) below the event loop.

@@ -35,6 +35,10 @@ import { KnexLedgerBalance } from './sql/knex-ledger-balance.js';
 import { KnexNonceStore } from './sql/knex-nonce-store.js';
 import { KeyStoreUsageTotals } from '../application/fleet/key-store-usage-totals.js';
 import type { KeyUsageTotals } from '../application/fleet/get-wallet-stats.js';
+import { GetKeyUsage } from '../application/dashboard/get-key-usage.js';
+import { KeyDayTally } from '../application/dashboard/usage-tallies.js';
+import { keyUsageRoutes } from './http/routes/dashboard-routes.js';
+import { KnexKeyUsageHistory } from './sql/knex-usage-counters.js';
 
 export interface Identity {
   readonly authenticator: Authenticator;
@@ -130,26 +134,39 @@ export async function createIdentity(
   const rateLimiter = redis?.limiter ?? memoryRateLimiter(limits);
 
   const usage = new KeyUsageRecorder(keys);
-  const flushUsage = () => usage.flush().catch((err: unknown) => logger.error({ err }, 'writing API key usage failed; will retry'));
+  // The same counts by UTC day, for the per-key chart.
+  const usageHistory = new KnexKeyUsageHistory(database);
+  const usageDays = new KeyDayTally(usageHistory);
+  const record = (keyId: string, status: number) => {
+    const now = clock.nowMs();
+    usage.record(keyId, status, now);
+    usageDays.record(keyId, status, now);
+  };
+  const flushUsage = () =>
+    Promise.all([usage.flush(), usageDays.flush()]).then(
+      () => undefined,
+      (err: unknown) => logger.error({ err }, 'writing API key usage failed; will retry'),
+    );
   const timer = setInterval(flushUsage, overrides.usageFlushIntervalMs ?? 1000);
   timer.unref();
 
-  const routes = identityRoutes({
-    startSignIn: new StartSignIn(nonces, crypto, clock, { origin: config.publicOrigin, chainId: chainIdFor(config.solanaRpcUrl) }),
-    completeSignIn: new CompleteSignIn(nonces, new NodeEd25519(), gate, tokens, clock, metrics),
-    createKey: new CreateApiKey(keys, crypto, crypto, clock),
-    listKeys: new ListApiKeys(keys, usage),
-    deleteKey: new DeleteApiKey(keys),
-    checkAccess: new CheckAccess(cache),
-  });
+  const routes = [
+    ...identityRoutes({
+      startSignIn: new StartSignIn(nonces, crypto, clock, { origin: config.publicOrigin, chainId: chainIdFor(config.solanaRpcUrl) }),
+      completeSignIn: new CompleteSignIn(nonces, new NodeEd25519(), gate, tokens, clock, metrics),
+      createKey: new CreateApiKey(keys, crypto, crypto, clock),
+      listKeys: new ListApiKeys(keys, usage),
+      deleteKey: new DeleteApiKey(keys),
+      checkAccess: new CheckAccess(cache),
+    }),
+    ...keyUsageRoutes({ usage: new GetKeyUsage(keys, usageHistory, usageDays, clock) }),
+  ];
 
   return {
-    authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) =>
-      usage.record(keyId, authFailureToHttp(failure).status, clock.nowMs()),
-    ),
+    authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => record(keyId, authFailureToHttp(failure).status)),
     rateLimiter,
     onAuthenticatedResponse: (principal, status) => {
-      if (principal.keyId !== null) usage.record(principal.keyId, status, clock.nowMs());
+      if (principal.keyId !== null) record(principal.keyId, status);
     },
     routes,
     describeBalanceSource,
