@@ -10,7 +10,7 @@ import { protocol } from './protocol.js';
 import type { TestWallet } from './identity.js';
 
 export interface DashboardRegistry extends RunningRegistry {
-  /** The balance source: set balances, or make it fail (failWith('unavailable')). */
+  /** The balance source: set balances, or make it fail (failWith('unreachable')). */
   readonly balances: MemoryTokenBalance;
   fund(address: string, amount: string): Promise<void>;
   /** connect → sign → verify with a test wallet; the dashboard token. */
