@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { checkPage, launchChromium, openPage, type LaunchedBrowser, type Watched } from '../support/browser.js';
 import { startDashboardRegistry, type DashboardRegistry } from '../support/dashboard-registry.js';
-import { aWallet, type TestWallet } from '../support/identity.js';
+import { aWallet, ManualClock, type TestWallet } from '../support/identity.js';
 import { anEnvelope } from '../support/mothers.js';
 
 /**
@@ -20,10 +20,12 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
   let key = '';
   const shot = (name: string) => `${name}${label === 'sqlite' ? '' : `-${label}`}`;
   const now = Date.now();
+  // The service's clock starts two hours back, so health reports can be spread over time.
+  const clock = new ManualClock(now - 2 * 3600_000);
   const minutesAgo = (m: number) => new Date(now - m * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
 
   test.before(async () => {
-    [registry, chrome] = await Promise.all([startDashboardRegistry({ databaseUrl: await database.url() }), launchChromium()]);
+    [registry, chrome] = await Promise.all([startDashboardRegistry({ databaseUrl: await database.url(), clock, env: { JWT_TTL_S: '86400' } }), launchChromium()]);
     await registry.fund(wallet.address, '50000');
     w = await openPage(chrome.browser, registry.url, { wallet, walletName: 'Test Wallet' });
   });
@@ -62,19 +64,21 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     t.false(await page().evaluate((k) => JSON.stringify({ ...sessionStorage, ...localStorage }).includes(k), key));
     await checkPage(t, w, shot('keys-created'));
 
+    // Health reports: the route takes the owner's dashboard token.
+    const token = await registry.signIn(wallet);
+    for (const [i, cpu] of [35, 55, 48, 82].entries()) {
+      const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', { token, wallet: wallet.address, body: { status: i === 3 ? 'degraded' : 'ok', cpu_percent: cpu, memory_percent: 40 + i * 6, battery_percent: 92 - i * 18, temperature_c: 41 + i * 3, message: i === 3 ? `<b>fan</b> slow` : null } });
+      t.is(res.status, 201);
+      clock.advance(25 * 60_000);
+    }
+
+    clock.advance(Date.now() - clock.nowMs());
     const submit = (envelope: unknown) => withKey('POST', '/v1/proofs', { envelope });
     const hostile = '<img src=x onerror="document.title=1">';
     t.is((await submit(anEnvelope({ taskId: 'pick-42', robotId: 'arm-1', createdAt: minutesAgo(50), meta: { note: hostile } }))).status, 200);
     t.is((await submit(anEnvelope({ taskId: 'pick-43', robotId: 'arm-2', createdAt: minutesAgo(20) }))).status, 200);
     t.is((await submit(anEnvelope({ taskId: 'sort-7', robotId: 'arm-2', createdAt: minutesAgo(5) }))).status, 200);
     t.is((await submit({ ...anEnvelope({ taskId: 'forged' }), signature_b64: 'A'.repeat(88) })).status, 422);
-    // Health reports: the route takes the owner's dashboard token.
-    const token = await registry.signIn(wallet);
-    for (const [i, reading] of [[40, 35], [30, 55], [10, 82]].entries()) {
-      const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', { token, wallet: wallet.address, body: { status: i === 2 ? 'degraded' : 'ok', cpu_percent: reading[1], memory_percent: 40 + i * 5, battery_percent: 90 - i * 20, temperature_c: 41 + i * 3, message: i === 2 ? `<b>fan</b> slow` : null } });
-      t.is(res.status, 201);
-    }
-
     await page().reload();
     await page().getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     const row = page().getByRole('row', { name: /warehouse robots/ });
@@ -93,6 +97,7 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     const todayRow = await page().getByRole('row', { name: new RegExp(today) }).locator('td').allInnerTexts();
     t.deepEqual(todayRow, [today, '4', '1']);
     t.true(page().url().includes('?key='));
+    await page().getByText('Show as a table').click();
     await checkPage(t, w, shot('keys'));
   });
 

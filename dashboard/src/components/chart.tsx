@@ -55,8 +55,8 @@ export function Chart(p: ChartProps) {
             width: Math.max(el.clientWidth, 200),
             height: p.height ?? 200,
             scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] } },
-            axes: [axis, { ...axis, ...counts, size: 48 }],
-            legend: { show: p.series.length > 1 },
+            axes: [{ ...axis, space: 90 }, { ...axis, ...counts, size: 48 }],
+            legend: { show: p.series.length > 1, live: false },
             cursor: { points: { show: p.kind === 'lines' } },
             series: [
               {},
@@ -108,7 +108,7 @@ export function Chart(p: ChartProps) {
               <tr>
                 <th scope="col">Time</th>
                 {p.series.map((s) => (
-                  <th scope="col" key={s.label}>
+                  <th scope="col" class="num" key={s.label}>
                     {s.label}
                   </th>
                 ))}

@@ -65,7 +65,7 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
             <Stat label="Last seen" value={fmtAgo(d.last_seen_at)} hint={fmtDate(d.last_seen_at)} />
             <Stat label="Proofs" value={fmtNumber(d.proof_count)} hint={d.last_proof_at ? `last ${fmtAgo(d.last_proof_at)}` : 'none yet'} />
             <Stat label="Last health" value={d.last_health?.status ?? '—'} hint={d.last_health?.message ?? (d.last_health ? fmtDate(d.last_health.received_at) : 'no report yet')} />
-            <Stat label="First seen" value={fmtDate(d.first_seen_at)} />
+            <Stat label="First seen" value={fmtAgo(d.first_seen_at)} hint={fmtDate(d.first_seen_at)} />
           </dl>
           <div class="panel">
             <h2>Name</h2>

@@ -66,9 +66,13 @@ export function ProofsPage() {
           ))}
           <div class="field">
             <label for="f-order">Order</label>
-            <select id="f-order" name="order" defaultValue={params['order'] === 'asc' ? 'asc' : 'desc'}>
-              <option value="desc">Newest first</option>
-              <option value="asc">Oldest first</option>
+            <select id="f-order" name="order">
+              <option value="desc" selected={params['order'] !== 'asc'}>
+                Newest first
+              </option>
+              <option value="asc" selected={params['order'] === 'asc'}>
+                Oldest first
+              </option>
             </select>
           </div>
         </div>
