@@ -139,7 +139,7 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().locator('.note-success').getByText('Moved 2 of 2 devices into “Line A”.').waitFor();
     await page().locator('#group-filter').selectOption({ label: 'Line A' });
     await page().waitForURL(/group=/);
-    await page().waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].filter((td) => td.textContent === 'Line A').length === 2);
+    await page().waitForFunction(() => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2);
     await checkPage(t, w, shot('fleet'));
 
     await page().getByRole('button', { name: 'Delete the group Line A' }).click();
