@@ -24,7 +24,7 @@ async function dataDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-test('embedded default: the local ledger is the source, the six routes are built, the JWT secret is generated into the data directory', async (t) => {
+test('embedded default: the local ledger is the source, the seven routes are built, the JWT secret is generated into the data directory', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir });
@@ -38,6 +38,7 @@ test('embedded default: the local ledger is the source, the six routes are built
     t.deepEqual(identity.routes.map((r) => `${r.method} ${r.path}`).sort(), [
       'delete /v1/keys/{key_id}',
       'get /v1/keys',
+      'get /v1/keys/{key_id}/usage',
       'post /v1/access/check',
       'post /v1/auth/wallet/connect',
       'post /v1/auth/wallet/verify',

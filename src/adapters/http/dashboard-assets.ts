@@ -81,24 +81,26 @@ const ASSETS_PATH = '/dashboard/assets/';
  */
 export function dashboardMiddleware(assets: DashboardAssets): Koa.Middleware {
   return async (ctx, next) => {
-    const p = ctx.path;
-    const mine = p === '/' || p === '/dashboard' || p.startsWith(DASHBOARD_PATH);
+    // A CONNECT to an authority (`example.com:443`) has no path at all.
+    const p: unknown = ctx.path;
+    const mine = typeof p === 'string' && (p === '/' || p === '/dashboard' || p.startsWith(DASHBOARD_PATH));
     if (!mine) return next();
-    ctx.state.route = p.startsWith(ASSETS_PATH) ? `${ASSETS_PATH}{file}` : p === '/' ? '/' : DASHBOARD_PATH;
+    const urlPath = p as string;
+    ctx.state.route = urlPath.startsWith(ASSETS_PATH) ? `${ASSETS_PATH}{file}` : urlPath === '/' ? '/' : DASHBOARD_PATH;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
       ctx.status = 405;
-      ctx.body = { detail: `${ctx.method} is not allowed on ${p} (allowed: GET, HEAD)`, code: 'method_not_allowed' };
+      ctx.body = { detail: `${ctx.method} is not allowed on ${urlPath} (allowed: GET, HEAD)`, code: 'method_not_allowed' };
       return;
     }
-    if (p === '/' || p === '/dashboard') {
+    if (urlPath === '/' || urlPath === '/dashboard') {
       ctx.status = 302;
       ctx.redirect(DASHBOARD_PATH);
       return;
     }
     ctx.set(SECURITY_HEADERS);
-    if (p.startsWith(ASSETS_PATH)) {
-      const file = assets.files.get(p.slice(ASSETS_PATH.length));
+    if (urlPath.startsWith(ASSETS_PATH)) {
+      const file = assets.files.get(urlPath.slice(ASSETS_PATH.length));
       if (file === undefined) return next();
       send(ctx, file, 'public, max-age=31536000, immutable');
       return;
