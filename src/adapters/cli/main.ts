@@ -8,6 +8,7 @@ import { ledgerCommand } from './ledger.js';
 import { loginCommand } from './login.js';
 import { migrateCommand } from './migrate.js';
 import { signCommand } from './sign.js';
+import { submitCommand } from './submit.js';
 import { verifyCommand } from './verify.js';
 
 /** The subcommands, in the order `help` lists them. Adding a command is one line here. */
@@ -18,6 +19,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   login: loginCommand,
   migrate: migrateCommand,
   sign: signCommand,
+  submit: submitCommand,
   verify: verifyCommand,
 };
 

@@ -4,12 +4,14 @@ import { Readable } from 'node:stream';
 import test from 'ava';
 import { createKeysCommand } from '../../../src/adapters/cli/keys.js';
 import { createLoginCommand } from '../../../src/adapters/cli/login.js';
+import { createSubmitCommand } from '../../../src/adapters/cli/submit.js';
 import type { Command } from '../../../src/adapters/cli/command.js';
 import { startDashboardRegistry, type DashboardRegistry } from '../../support/dashboard-registry.js';
 import { aWallet } from '../../support/identity.js';
+import { anEnvelope } from '../../support/mothers.js';
 import { tempDir } from './harness.js';
 
-// login and keys against a running service: what a headless integrator needs, no browser.
+// login, keys and submit against a running service: what a headless integrator needs, no browser.
 let registry: DashboardRegistry;
 test.before(async () => {
   registry = await startDashboardRegistry();
@@ -102,4 +104,24 @@ test.serial('an unfunded wallet, no session, a damaged keypair and an unreachabl
   const down = await run(createLoginCommand({ PROOF_REGISTRY_SESSION: join(dir, 's.json') }), ['--keypair', 'wallet.json', '--url', 'http://127.0.0.1:9'], dir);
   t.regex(down.stderr, /cannot reach the service at http:\/\/127\.0\.0\.1:9 .*is it running\?/);
   t.is((await run(createLoginCommand(env(dir)), [], dir)).stderr, '--keypair is required (see --help)');
+});
+
+test.serial('submit sends a signed envelope with the key: stored, then already stored; a forged one exits 1 with the reason', async (t) => {
+  const dir = tempDir(t);
+  const wallet = keypairFile(dir, 66);
+  await registry.fund(wallet.address, '50000');
+  t.is((await run(createLoginCommand(env(dir)), ['--keypair', 'wallet.json'], dir)).code, 0);
+  const { key } = JSON.parse((await run(createKeysCommand(env(dir)), ['create', 'robot', '--json'], dir)).stdout) as { key: string };
+  const envelope = anEnvelope({ taskId: 'cli-submit', robotId: 'arm-9' });
+  writeFileSync(join(dir, 'envelope.json'), JSON.stringify(envelope));
+  writeFileSync(join(dir, 'forged.json'), JSON.stringify({ envelope: { ...envelope, signature_b64: 'A'.repeat(88) } }));
+  const submit = createSubmitCommand({ ...env(dir), PROOF_REGISTRY_API_KEY: key });
+  const first = await run(submit, ['envelope.json'], dir);
+  t.is(first.code, 0, first.stderr);
+  t.regex(first.stdout, /^Stored: proof [0-9a-f]{64} \(received /);
+  t.regex((await run(submit, ['envelope.json'], dir)).stdout, /^Already stored: proof /);
+  const forged = await run(submit, ['forged.json'], dir);
+  t.is(forged.code, 1);
+  t.regex(forged.stderr, /^proof-registry: refused: invalid proof: /);
+  t.regex((await run(createSubmitCommand(env(dir)), ['envelope.json'], dir)).stderr, /--key is required/);
 });
