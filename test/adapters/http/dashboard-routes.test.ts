@@ -2,6 +2,7 @@ import test from 'ava';
 import { anEnvelope } from '../../support/mothers.js';
 import { aWallet, ManualClock } from '../../support/identity.js';
 import { startDashboardRegistry, type DashboardRegistry } from '../../support/dashboard-registry.js';
+import { openApiConformance } from '../../support/openapi-conformance.js';
 
 // The series and usage routes behind the dashboard's charts, on the production wiring (SQLite).
 const clock = new ManualClock(Date.parse('2026-11-20T10:30:00Z'));
@@ -118,4 +119,26 @@ test.serial('GET / redirects to the dashboard', async (t) => {
   t.is(res.headers.get('location'), '/dashboard/');
   t.is((await registry.call('GET', '/dashboard')).headers.get('location'), '/dashboard/');
   t.is((await registry.call('POST', '/dashboard/')).status, 405);
+});
+
+test.serial('real series, usage and settings answers match the schemas the OpenAPI document gives them, formats included', async (t) => {
+  const check = openApiConformance((await registry.call('GET', '/openapi.json')).body);
+  const created = await asAlice('POST', '/v1/keys', { name: 'documented' });
+  const answers: Array<[string, string, Awaited<ReturnType<typeof asAlice>>]> = [
+    ['/v1/stats/wallet/{addr}/series', 'get', await asAlice('GET', `/v1/stats/wallet/${alice.address}/series?bucket=day`)],
+    ['/v1/stats/wallet/{addr}/series', 'get', await asAlice('GET', `/v1/stats/wallet/${alice.address}/series?bucket=week`)],
+    ['/v1/stats/wallet/{addr}/series', 'get', await asAlice('GET', `/v1/stats/wallet/${bob.address}/series`)],
+    ['/v1/keys/{key_id}/usage', 'get', await asAlice('GET', `/v1/keys/${created.body.key_id}/usage?days=2`)],
+    ['/v1/keys/{key_id}/usage', 'get', await asAlice('GET', '/v1/keys/key_nope/usage')],
+    ['/v1/dashboard/config', 'get', await registry.call('GET', '/v1/dashboard/config')],
+  ];
+  t.deepEqual(answers.map(([, , r]) => r.status), [200, 422, 403, 200, 404, 200]);
+  for (const [path, method, res] of answers) t.is(check(path, method, res.status, res.body), null);
+});
+
+test('with a Solana RPC as the balance source, no development wallet is offered and no funding command is given', async (t) => {
+  const rpc = await startDashboardRegistry({ env: { SOLANA_RPC_URL: 'http://127.0.0.1:9/rpc', ACCESS_TOKEN_MINT: 'So11111111111111111111111111111111111111112' } });
+  t.teardown(() => rpc.close());
+  const res = await rpc.call('GET', '/v1/dashboard/config');
+  t.like(res.body, { balance_source: 'solana_rpc', development_wallet: false, chain_id: 'mainnet', fund_command: null });
 });
