@@ -13,7 +13,6 @@ import { ProofProtocol } from './application/proof-protocol.js';
 import { GetProof } from './application/proofs/get-proof.js';
 import { ScoreProof } from './application/proofs/score-proof.js';
 import { SearchProofs } from './application/proofs/search-proofs.js';
-import { SubmitProof } from './application/proofs/submit-proof.js';
 import { VerifyBatch } from './application/proofs/verify-batch.js';
 import { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
 import { selectEd25519 } from './adapters/crypto/select-ed25519.js';
@@ -42,8 +41,7 @@ import { KnexFleetStore } from './adapters/sql/knex-fleet-store.js';
 import { KnexKeyStore } from './adapters/sql/knex-key-store.js';
 import { KnexProofActivity } from './adapters/sql/knex-proof-activity.js';
 import { fleetRouteSet } from './fleet-wiring.js';
-import { CountedSubmitProof } from './application/dashboard/counted-submit-proof.js';
-import { createDashboard, type DashboardParts } from './dashboard-wiring.js';
+import { createDashboard, submitProofFor, withDashboard, type DashboardParts } from './dashboard-wiring.js';
 
 /** Service identifiers: one per port or component the composition root hands out. */
 export const TOKENS = {
@@ -127,8 +125,7 @@ export function buildContainer(r: Resources): Container {
     const protocol = ctx.get<ProofProtocol>(TOKENS.Protocol);
     const pool = r.batchVerifier as Partial<ProofChecker>;
     const checker = typeof pool.check === 'function' ? new MeasuredProofChecker(pool as ProofChecker, ctx.get(TOKENS.Metrics)) : protocol.checker;
-    const store = new MeasuredProofStore(ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Metrics));
-    return r.dashboard ? new CountedSubmitProof(checker, store, ctx.get(TOKENS.Clock), r.dashboard.rejections) : new SubmitProof(checker, store, ctx.get(TOKENS.Clock));
+    return submitProofFor(r.dashboard, checker, new MeasuredProofStore(ctx.get(TOKENS.ProofStore), ctx.get(TOKENS.Metrics)), ctx.get(TOKENS.Clock));
   });
   c.bind(TOKENS.GetProof).toDynamicValue((ctx) => new GetProof(ctx.get(TOKENS.ProofStore)));
   c.bind(TOKENS.SearchProofs).toDynamicValue((ctx) => new SearchProofs(ctx.get(TOKENS.ProofStore)));
@@ -168,7 +165,7 @@ export function buildContainer(r: Resources): Container {
       ...(r.extraRoutes ?? []),
       ...(r.dashboard?.routes ?? []),
     );
-    const app = createHttpApp({
+    return withDashboard(createHttpApp({
       routes,
       authenticator: r.authenticator,
       ...(r.rateLimiter ? { rateLimiter: r.rateLimiter } : {}),
@@ -177,9 +174,7 @@ export function buildContainer(r: Resources): Container {
       logger: r.logger,
       bodyLimitBytes: r.config.bodyLimitBytes,
       trustProxy: r.config.trustProxy,
-    });
-    if (r.dashboard) app.use(r.dashboard.middleware);
-    return app;
+    }), r.dashboard);
   });
   return c;
 }

@@ -3,7 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import { CountedSubmitProof } from './application/dashboard/counted-submit-proof.js';
 import { GetActivitySeries } from './application/dashboard/get-activity-series.js';
+import type { ProofChecker } from './application/ports/proof-checker.js';
+import { SubmitProof } from './application/proofs/submit-proof.js';
 import { RejectionTally } from './application/dashboard/usage-tallies.js';
 import type { Clock } from './application/ports/clock.js';
 import type { ProofStore } from './application/ports/proof-store.js';
@@ -26,6 +29,16 @@ export interface DashboardParts {
   readonly rejections: { record(wallet: string, atMs: number): void };
   /** Writes the counts not yet written. */
   close(): Promise<void>;
+}
+
+/** SubmitProof; with the dashboard, it also counts refused submissions for the series. */
+export const submitProofFor = (d: DashboardParts | undefined, checker: ProofChecker, store: ProofStore, clock: Clock): SubmitProof =>
+  d ? new CountedSubmitProof(checker, store, clock, d.rejections) : new SubmitProof(checker, store, clock);
+
+/** Mounts the page after the API router: it only sees requests no route took. */
+export function withDashboard(app: Koa, d: DashboardParts | undefined): Koa {
+  if (d) app.use(d.middleware);
+  return app;
 }
 
 /** The built page: dashboard/dist at the package root (found from this file, under src/ or dist/src/). */
