@@ -142,11 +142,15 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().waitForFunction(() => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2);
     await checkPage(t, w, shot('fleet'));
 
+    await page().getByLabel('Select arm-2').check();
+    await page().getByRole('button', { name: 'Remove from “Line A”' }).click();
+    await page().locator('.note-success').getByText('Removed 1 of 1 device from “Line A”.').waitFor();
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
     await page().getByRole('button', { name: 'Delete the group Line A' }).click();
     const dialog = page().getByRole('dialog');
-    t.true((await dialog.innerText()).includes('Its 2 devices stay in the fleet'));
+    t.true((await dialog.innerText()).includes('Its 1 device stays in the fleet'));
     await dialog.getByRole('button', { name: 'Delete group' }).click();
-    await page().getByText('Deleted the group “Line A”; 2 devices are now in no group.').first().waitFor();
+    await page().getByText('Deleted the group “Line A”; 1 device is now in no group.').first().waitFor();
     t.is(await page().locator('.group-list li').count(), 0);
   });
 

@@ -1,8 +1,6 @@
 /// <reference lib="dom" />
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
 import nacl from 'tweetnacl';
@@ -42,18 +40,9 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
         '`apt-get install -y --no-install-recommends chromium` (or set CHROMIUM_PATH to a Chromium binary).',
     );
   }
-  const profile = await mkdtemp(path.join(tmpdir(), 'chromium-profile-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, `--user-data-dir=${profile}`] }).catch(async () =>
-    // playwright-core passes its own --user-data-dir through launchPersistentContext only; with launch() it makes one itself.
-    chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS }),
-  );
-  return {
-    browser,
-    close: async () => {
-      await browser.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  // playwright-core starts each browser on a fresh temporary profile (its own --user-data-dir) and removes it on close.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return { browser, close: () => browser.close() };
 }
 
 /** How the injected test wallet answers a signing request. */

@@ -153,7 +153,9 @@ export function FleetPage() {
         <GroupsPanel groups={f?.groups ?? []} onChanged={(m) => (setMessage(m), fleet.reload())} onDelete={setDeleting} />
       </div>
       <ConfirmDialog open={deleting !== null} title={`Delete the group “${deleting?.name ?? ''}”?`} confirmLabel="Delete group" danger onClose={removeGroup}>
-        <p>Its {fmtNumber(deleting?.device_count)} devices stay in the fleet, in no group. No proof or device is deleted.</p>
+        <p>
+          {deleting?.device_count === 1 ? 'Its 1 device stays' : `Its ${fmtNumber(deleting?.device_count)} devices stay`} in the fleet, in no group. No proof or device is deleted.
+        </p>
       </ConfirmDialog>
     </section>
   );
