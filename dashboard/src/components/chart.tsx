@@ -47,6 +47,7 @@ export function Chart(p: ChartProps) {
     loadUPlot().then(
       (uPlot) => {
         if (gone) return;
+        const half = p.x.length > 1 ? (p.x[1]! - p.x[0]!) / 2000 : 0;
         const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 } };
         // Counts have whole-number ticks; readings (percent, °C) take uPlot's own.
         const counts = p.kind === 'bars' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6] } : {};
@@ -54,7 +55,8 @@ export function Chart(p: ChartProps) {
           {
             width: Math.max(el.clientWidth, 200),
             height: p.height ?? 200,
-            scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] } },
+            // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
+            scales: { x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] } },
             axes: [{ ...axis, space: 90 }, { ...axis, ...counts, size: 48 }],
             legend: { show: p.series.length > 1, live: false },
             cursor: { points: { show: p.kind === 'lines' } },

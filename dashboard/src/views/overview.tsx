@@ -46,7 +46,7 @@ export function Overview({ session }: { session: Session }) {
             value={s.score.average === null ? '—' : s.score.average.toFixed(3)}
             hint={s.score.sample_size ? `of the latest ${s.score.sample_size} proofs` : 'no proofs yet'}
           />
-          <Stat label="API key requests" value={fmtNumber(s.api_keys.requests)} hint={`${fmtNumber(s.api_keys.errors)} errors · ${fmtPercent(s.api_keys.error_rate)} error rate`} />
+          <Stat label="API key requests" value={fmtNumber(s.api_keys.requests)} hint={`${fmtNumber(s.api_keys.errors)} error${s.api_keys.errors === 1 ? '' : 's'} · ${fmtPercent(s.api_keys.error_rate)} error rate`} />
         </dl>
       ) : stats.loading ? (
         <Loading />
