@@ -49,7 +49,7 @@ async function dataDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-test('embedded default: the local ledger is the source, the six routes are built, the JWT secret is generated into the data directory', async (t) => {
+test('embedded default: the local ledger is the source, the seven routes are built, the JWT secret is generated into the data directory', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir });
@@ -63,6 +63,7 @@ test('embedded default: the local ledger is the source, the six routes are built
     t.deepEqual(identity.routes.map((r) => `${r.method} ${r.path}`).sort(), [
       'delete /v1/keys/{key_id}',
       'get /v1/keys',
+      'get /v1/keys/{key_id}/usage',
       'post /v1/access/check',
       'post /v1/auth/wallet/connect',
       'post /v1/auth/wallet/verify',
@@ -153,7 +154,7 @@ test('REDIS_URL that does not answer: a warning, and rate_limit_redis_up is 0', 
   });
 });
 
-test('stopping writes the usage still pending', async (t) => {
+test('stopping writes the usage still pending, its totals and its days', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const identity = await identitySlice(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, capture().logger, { usageFlushIntervalMs: 3_600_000 });
@@ -163,7 +164,10 @@ test('stopping writes the usage still pending', async (t) => {
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 503);
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'jwt', keyId: null }, 200);
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 0 });
+    t.is((await db.knex('api_key_usage_daily').select()).length, 0);
     await identity.stop();
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 2, errorCount: 1 });
+    // The same counts by day, for the key's chart (the test clock stands at 2026-11-20T10:00Z).
+    t.like(await db.knex('api_key_usage_daily').select(), [{ key_id: 'key_1', day_ms: Date.parse('2026-11-20T00:00:00Z'), request_count: 2, error_count: 1 }]);
   });
 });
