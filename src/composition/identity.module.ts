@@ -41,8 +41,15 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.TokenIssuer, [CORE.Config, CORE.Database, CORE.Clock, CORE.Logger], tokenIssuer);
   provide(bind, IDENTITY.RateLimiter, [CORE.Config, IDENTITY.Settings, CORE.Metrics, CORE.Logger, CORE.Lifecycle], rateLimiter);
 
+  // On the local ledger a refusal is not reused: reading the table again is cheap, and a
+  // newcomer who funds the wallet right after being refused gets in at once.
   provide(bind, IDENTITY.BalanceCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
-    new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS }, metrics),
+    new BalanceCache(
+      source,
+      clock,
+      { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, ...(config.solanaRpcUrl === null ? { reuseFrom: config.accessMinBalance } : {}) },
+      metrics,
+    ),
   );
   provide(bind, IDENTITY.TokenGate, [IDENTITY.BalanceCache, CORE.Config, IDENTITY.Metrics], (cache, config, metrics) =>
     new TokenGate(cache, { mint: config.accessTokenMint, minimum: config.accessMinBalance }, metrics),

@@ -6,6 +6,7 @@ import { ContainerModule } from 'inversify';
 import { pino, type Logger } from 'pino';
 import type { Database } from '../../src/adapters/sql/database.js';
 import { KnexKeyStore } from '../../src/adapters/sql/knex-key-store.js';
+import { KnexLedgerBalance } from '../../src/adapters/sql/knex-ledger-balance.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { CORE } from '../../src/composition/core.tokens.js';
 import { IDENTITY, type IdentitySettings } from '../../src/composition/identity.tokens.js';
@@ -14,7 +15,7 @@ import { resolve } from '../../src/composition/token.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { withPostgresSchema, withSqliteFile } from '../support/databases.js';
 import { FakeSolanaRpc } from '../support/fake-solana-rpc.js';
-import { aWallet, ManualClock, MINT } from '../support/identity.js';
+import { amount, aWallet, ManualClock, MINT } from '../support/identity.js';
 import { startIdentityApp } from '../support/identity-app.js';
 import { redisTest, TEST_REDIS_URL } from '../support/redis.js';
 
@@ -114,6 +115,27 @@ test('SOLANA_RPC_URL: balances come from the RPC, end to end, and the log shows 
   const metrics = await app.metrics.registry.metrics();
   t.regex(metrics, /solana_rpc_errors_total\{method="getTokenAccountsByOwner",kind="http_error"\} [1-9]/);
   t.regex(metrics, /token_gate_decisions_total\{decision="grace"\} [1-9]/);
+});
+
+test('a wallet refused for its balance gets in as soon as it is funded on the local ledger; against a Solana RPC the refusal is reused for BALANCE_CACHE_TTL_S', async (t) => {
+  const ledgerApp = await startIdentityApp({}, { balances: 'config' });
+  t.teardown(() => ledgerApp.close());
+  const ledger = new KnexLedgerBalance(ledgerApp.database);
+  const newcomer = aWallet(11);
+  await t.throwsAsync(ledgerApp.signIn(newcomer), { message: /^verify: 403 .*insufficient token balance/ });
+  await ledger.set(newcomer.address, MINT, amount('50000'), ledgerApp.clock.nowMs());
+  t.regex(await ledgerApp.signIn(newcomer), /^eyJ/);
+
+  const rpc = await FakeSolanaRpc.start();
+  t.teardown(() => rpc.close());
+  const rpcApp = await startIdentityApp({ SOLANA_RPC_URL: rpc.url }, { balances: 'config' });
+  t.teardown(() => rpcApp.close());
+  await t.throwsAsync(rpcApp.signIn(newcomer), { message: /^verify: 403 .*insufficient token balance/ });
+  rpc.add({ owner: newcomer.address, mint: MINT, amount: 50_000_000_000n, decimals: 6 });
+  rpcApp.clock.advance(59_000);
+  await t.throwsAsync(rpcApp.signIn(newcomer), { message: /^verify: 403 .*insufficient token balance/ });
+  rpcApp.clock.advance(1_000);
+  t.regex(await rpcApp.signIn(newcomer), /^eyJ/);
 });
 
 test('SOLANA_RPC_URL with the placeholder mint: a warning at start-up', async (t) => {

@@ -39,7 +39,7 @@ function ProblemNote({ problem, config }: { problem: Problem; config: DashboardC
             <>
               <p>On this local ledger, give it tokens with (run it in the service's folder, with the same DATABASE_URL):</p>
               <CommandLine command={command} />
-              <p>The service sees a new balance within a minute; then sign in again.</p>
+              <p>Then sign in again: on the local ledger the new balance counts at once.</p>
             </>
           ) : (
             <p>Add access tokens ({config.access_token_mint}) to this wallet, then sign in again.</p>
