@@ -4,6 +4,9 @@ const number = new Intl.NumberFormat();
 
 export const fmtNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : number.format(n));
 
+/** A count with its noun, singular for exactly one: "1 error", "0 errors", "2.5 access tokens". */
+export const fmtCount = (n: number | null | undefined, one: string, many = `${one}s`): string => `${fmtNumber(n)} ${n === 1 ? one : many}`;
+
 export function fmtDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);

@@ -105,7 +105,11 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await go('', 'Overview');
     const stats = page().locator('.stats');
     await stats.getByText('Proofs, last 24 h').waitFor();
-    t.true((await stats.innerText()).includes('3 in 7 days'));
+    const figures = await stats.innerText();
+    t.true(figures.includes('3 in 7 days'));
+    // Counts read as English: one error, not "1 errors".
+    t.true(figures.includes('1 error · 25.0 % error rate'), figures);
+    t.true(figures.includes('of the latest 3 proofs'), figures);
     await page().locator('.chart-canvas canvas').first().waitFor();
     t.is(await page().locator('.chart-canvas canvas').count(), 2);
     await checkPage(t, w, shot('overview'));

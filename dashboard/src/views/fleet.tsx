@@ -154,7 +154,12 @@ export function FleetPage() {
       </div>
       <ConfirmDialog open={deleting !== null} title={`Delete the group “${deleting?.name ?? ''}”?`} confirmLabel="Delete group" danger onClose={removeGroup}>
         <p>
-          {deleting?.device_count === 1 ? 'Its 1 device stays' : `Its ${fmtNumber(deleting?.device_count)} devices stay`} in the fleet, in no group. No proof or device is deleted.
+          {deleting?.device_count === 0
+            ? 'It has no devices.'
+            : deleting?.device_count === 1
+              ? 'Its 1 device stays in the fleet, in no group.'
+              : `Its ${fmtNumber(deleting?.device_count)} devices stay in the fleet, in no group.`}{' '}
+          No proof or device is deleted.
         </p>
       </ConfirmDialog>
     </section>

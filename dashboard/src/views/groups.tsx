@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote, Link } from '../components/ui.js';
-import { fmtNumber } from '../format.js';
+import { fmtCount } from '../format.js';
 import { BASE } from '../router.js';
 import type { Group } from '../types.js';
 
@@ -34,7 +34,7 @@ export function GroupsPanel(p: { groups: Group[]; onChanged: (message: string) =
         {p.groups.map((g) => (
           <li key={g.group_id}>
             <Link href={`${BASE}fleet?group=${encodeURIComponent(g.group_id)}`}>{g.name}</Link>
-            <span class="muted"> · {fmtNumber(g.device_count)} devices</span>
+            <span class="muted"> · {fmtCount(g.device_count, 'device')}</span>
             <button type="button" class="button small danger-text" aria-label={`Delete the group ${g.name}`} onClick={() => p.onDelete(g)}>
               Delete
             </button>

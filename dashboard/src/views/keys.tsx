@@ -4,7 +4,7 @@ import { Chart } from '../components/chart.js';
 import { ViewHeader } from '../components/layout.js';
 import { ConfirmDialog, CopyButton, Empty, ErrorNote, Link, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
-import { fmtAgo, fmtDate, fmtNumber, fmtPercent } from '../format.js';
+import { fmtAgo, fmtCount, fmtDate, fmtNumber, fmtPercent } from '../format.js';
 import { navigate, usePlace, withParams } from '../router.js';
 import type { ApiKey } from '../types.js';
 
@@ -198,9 +198,10 @@ export function KeysPage() {
       <ConfirmDialog open={deleting !== null} title={`Delete the key “${deleting?.name ?? ''}”?`} confirmLabel="Delete key" danger onClose={remove}>
         {deleting ? (
           <p>
-            It was last used {fmtAgo(deleting.last_used_at)}
-            {deleting.last_used_at ? ` (${fmtDate(deleting.last_used_at)})` : ''} and has made {fmtNumber(deleting.request_count)} requests. Anything still using it will get
-            401 from its next request. This cannot be undone.
+            {deleting.last_used_at
+              ? `It was last used ${fmtAgo(deleting.last_used_at)} (${fmtDate(deleting.last_used_at)}) and has made ${fmtCount(deleting.request_count, 'request')}.`
+              : 'It has not been used yet.'}{' '}
+            Anything still using it will get 401 from its next request. This cannot be undone.
           </p>
         ) : null}
       </ConfirmDialog>

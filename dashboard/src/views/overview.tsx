@@ -3,7 +3,7 @@ import { Chart } from '../components/chart.js';
 import { ViewHeader } from '../components/layout.js';
 import { ErrorNote, Link, Loading, Stat, StatusBadge } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
-import { fmtAgo, fmtNumber, fmtPercent } from '../format.js';
+import { fmtAgo, fmtCount, fmtNumber, fmtPercent } from '../format.js';
 import { BASE, usePlace, withParams } from '../router.js';
 import type { Session } from '../session.js';
 import { STATUSES, type Series, type WalletStats } from '../types.js';
@@ -40,13 +40,13 @@ export function Overview({ session }: { session: Session }) {
       {s ? (
         <dl class="stats">
           <Stat label="Proofs, last 24 h" value={fmtNumber(s.proofs.last_24h)} hint={`${fmtNumber(s.proofs.last_7d)} in 7 days · ${fmtNumber(s.proofs.total)} in all`} />
-          <Stat label="Devices" value={fmtNumber(s.devices.total)} hint={`${fmtNumber(s.groups.total)} groups`} />
+          <Stat label="Devices" value={fmtNumber(s.devices.total)} hint={fmtCount(s.groups.total, 'group')} />
           <Stat
             label="Average score"
             value={s.score.average === null ? '—' : s.score.average.toFixed(3)}
-            hint={s.score.sample_size ? `of the latest ${s.score.sample_size} proofs` : 'no proofs yet'}
+            hint={s.score.sample_size === 1 ? 'of the latest proof' : s.score.sample_size ? `of the latest ${fmtCount(s.score.sample_size, 'proof')}` : 'no proofs yet'}
           />
-          <Stat label="API key requests" value={fmtNumber(s.api_keys.requests)} hint={`${fmtNumber(s.api_keys.errors)} error${s.api_keys.errors === 1 ? '' : 's'} · ${fmtPercent(s.api_keys.error_rate)} error rate`} />
+          <Stat label="API key requests" value={fmtNumber(s.api_keys.requests)} hint={`${fmtCount(s.api_keys.errors, 'error')} · ${fmtPercent(s.api_keys.error_rate)} error rate`} />
         </dl>
       ) : stats.loading ? (
         <Loading />

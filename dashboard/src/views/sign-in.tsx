@@ -3,7 +3,7 @@ import { ApiError } from '../api.js';
 import { CopyButton } from '../components/ui.js';
 import { fundCommand, type DashboardConfig } from '../config.js';
 import { devWallet, devWalletAddress, devWalletSupported } from '../dev-wallet.js';
-import { fmtNumber } from '../format.js';
+import { fmtCount, fmtNumber } from '../format.js';
 import type { Session } from '../session.js';
 import { signIn } from '../sign-in.js';
 import { Declined, watchWallets, WrongSignature, type Signer } from '../wallets.js';
@@ -33,7 +33,7 @@ function ProblemNote({ problem, config }: { problem: Problem; config: DashboardC
       return (
         <>
           <p>
-            This wallet holds {fmtNumber(problem.balance)} access tokens; signing in needs at least {fmtNumber(problem.required)}.
+            This wallet holds {fmtCount(problem.balance, 'access token')}; signing in needs at least {fmtNumber(problem.required)}.
           </p>
           {command ? (
             <>
@@ -51,7 +51,7 @@ function ProblemNote({ problem, config }: { problem: Problem; config: DashboardC
       return (
         <p>
           The service cannot check token balances right now: its balance source is not answering. Nothing is wrong with your wallet.
-          {problem.retryAfterS ? ` Try again in about ${problem.retryAfterS} seconds.` : ' Try again in a minute.'}
+          {problem.retryAfterS ? ` Try again in about ${fmtCount(problem.retryAfterS, 'second')}.` : ' Try again in a minute.'}
         </p>
       );
     case 'other':
@@ -112,8 +112,8 @@ export function SignIn(p: { config: DashboardConfig; expired: boolean; onSignedI
         </p>
         <h1>Sign in with your wallet</h1>
         <p class="lead">
-          Your wallet signs a one-time sign-in message. It is not a transaction and costs nothing. The wallet must hold at least {fmtNumber(p.config.minimum_balance)} access
-          tokens.
+          Your wallet signs a one-time sign-in message. It is not a transaction and costs nothing. The wallet must hold at least{' '}
+          {fmtCount(p.config.minimum_balance, 'access token')}.
         </p>
         <div aria-live="polite">
           {p.expired ? (
