@@ -41,7 +41,7 @@ module.exports = {
       comment: 'An adapter of one port does not build the use cases of a feature: that is a slice module\'s job (src/composition), so there is one composition style.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: '^src/application/(proofs|fleet|identity)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/application/(proofs|fleet|identity|dashboard)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'library-entry-has-no-server',

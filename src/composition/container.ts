@@ -5,6 +5,7 @@ import type { Database } from '../adapters/sql/database.js';
 import type { Config } from '../config.js';
 import { coreModule } from './core.module.js';
 import { CORE } from './core.tokens.js';
+import { dashboardSlice } from './dashboard.module.js';
 import { fleetSlice } from './fleet.module.js';
 import { identitySlice } from './identity.module.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -13,7 +14,7 @@ import { proofsSlice } from './proofs.module.js';
 import type { Slice } from './slice.js';
 
 /** The registry's features, in the order their routes are served and documented. */
-export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice];
+export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, dashboardSlice];
 
 /** What exists before the container: the root makes these (or a test does). */
 export interface Resources {

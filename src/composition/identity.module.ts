@@ -6,18 +6,22 @@ import { identityRoutes } from '../adapters/http/routes/identity-routes.js';
 import { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
 import { KnexKeyStore } from '../adapters/sql/knex-key-store.js';
 import { KnexNonceStore } from '../adapters/sql/knex-nonce-store.js';
+import { KnexKeyUsageHistory } from '../adapters/sql/knex-usage-counters.js';
 import { KeyStoreUsageTotals } from '../application/fleet/key-store-usage-totals.js';
 import { BalanceCache } from '../application/identity/balance-cache.js';
 import { CheckAccess } from '../application/identity/check-access.js';
 import { CompleteSignIn } from '../application/identity/complete-sign-in.js';
 import { CreateApiKey } from '../application/identity/create-api-key.js';
 import { DeleteApiKey } from '../application/identity/delete-api-key.js';
+import { GetKeyUsage } from '../application/identity/get-key-usage.js';
+import { KeyDayTally } from '../application/identity/key-day-tally.js';
 import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
 import { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import { ListApiKeys } from '../application/identity/list-api-keys.js';
 import { StartSignIn } from '../application/identity/start-sign-in.js';
 import { TokenGate } from '../application/identity/token-gate.js';
 import { WalletAuthenticator } from '../application/identity/wallet-authenticator.js';
+import type { Clock } from '../application/ports/clock.js';
 import { chainIdFor } from '../domain/identity/sign-in-message.js';
 import { CORE } from './core.tokens.js';
 import { balanceSource, rateLimiter, tokenIssuer } from './identity-sources.js';
@@ -37,23 +41,27 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.TokenIssuer, [CORE.Config, CORE.Database, CORE.Clock, CORE.Logger], tokenIssuer);
   provide(bind, IDENTITY.RateLimiter, [CORE.Config, IDENTITY.Settings, CORE.Metrics, CORE.Logger, CORE.Lifecycle], rateLimiter);
 
+  // On the local ledger a refusal is not reused: reading the table again is cheap, and a
+  // newcomer who funds the wallet right after being refused gets in at once.
   provide(bind, IDENTITY.BalanceCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
-    new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS }, metrics),
+    new BalanceCache(
+      source,
+      clock,
+      { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, ...(config.solanaRpcUrl === null ? { reuseFrom: config.accessMinBalance } : {}) },
+      metrics,
+    ),
   );
   provide(bind, IDENTITY.TokenGate, [IDENTITY.BalanceCache, CORE.Config, IDENTITY.Metrics], (cache, config, metrics) =>
     new TokenGate(cache, { mint: config.accessTokenMint, minimum: config.accessMinBalance }, metrics),
   );
 
-  // API-key usage is counted per response and written in batches, on a timer, on demand and on stop.
-  provide(bind, IDENTITY.UsageRecorder, [IDENTITY.KeyStore, IDENTITY.Settings, CORE.Logger, CORE.Lifecycle], (keys, settings, logger, lifecycle) => {
+  // API-key usage is counted per response, as totals per key and by UTC day, and written in
+  // batches: on a timer, on demand and on stop.
+  provide(bind, IDENTITY.KeyUsageHistory, [CORE.Database], (database) => new KnexKeyUsageHistory(database));
+  provide(bind, IDENTITY.KeyDayTally, [IDENTITY.KeyUsageHistory], (history) => new KeyDayTally(history));
+  provide(bind, IDENTITY.UsageRecorder, [IDENTITY.KeyStore, IDENTITY.KeyDayTally, IDENTITY.Settings, CORE.Lifecycle], (keys, days, settings, lifecycle) => {
     const usage = new KeyUsageRecorder(keys);
-    const flush = () => usage.flush().catch((err: unknown) => logger.error({ err }, 'writing API key usage failed; will retry'));
-    const timer = setInterval(flush, settings.usageFlushIntervalMs);
-    timer.unref();
-    lifecycle.onStop(async () => {
-      clearInterval(timer);
-      await flush();
-    });
+    lifecycle.flushEvery(settings.usageFlushIntervalMs, () => Promise.all([usage.flush(), days.flush()]), 'writing API key usage failed; will retry');
     return usage;
   });
   provide(bind, IDENTITY.KeyUsageTotals, [IDENTITY.UsageRecorder, IDENTITY.KeyStore], (usage, keys) => ({
@@ -66,19 +74,27 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     IDENTITY.Authenticator,
-    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, CORE.Clock],
-    (keys, crypto, tokens, gate, metrics, usage, clock) =>
+    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, CORE.Clock],
+    (keys, crypto, tokens, gate, metrics, usage, days, clock) =>
       // A valid key refused by a later check counts as an error of that key.
-      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => usage.record(keyId, authProblem(failure).status, clock.nowMs())),
+      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => countUse(usage, days, clock)(keyId, authProblem(failure).status)),
   );
-  provide(bind, IDENTITY.Access, [IDENTITY.Authenticator, IDENTITY.RateLimiter, IDENTITY.UsageRecorder, CORE.Clock], (authenticator, limiter, usage, clock) => ({
-    authenticator,
-    rateLimiter: limiter,
-    // Every response to an API-key request counts in that key's usage figures.
-    onAuthenticatedResponse: (principal, status) => {
-      if (principal.keyId !== null) usage.record(principal.keyId, status, clock.nowMs());
+  provide(
+    bind,
+    IDENTITY.Access,
+    [IDENTITY.Authenticator, IDENTITY.RateLimiter, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, CORE.Clock],
+    (authenticator, limiter, usage, days, clock) => {
+      const count = countUse(usage, days, clock);
+      return {
+        authenticator,
+        rateLimiter: limiter,
+        // Every response to an API-key request counts in that key's usage figures.
+        onAuthenticatedResponse: (principal, status) => {
+          if (principal.keyId !== null) count(principal.keyId, status);
+        },
+      };
     },
-  }));
+  );
 
   provide(bind, IDENTITY.StartSignIn, [IDENTITY.NonceStore, IDENTITY.Crypto, CORE.Clock, CORE.Config], (nonces, crypto, clock, config) =>
     new StartSignIn(nonces, crypto, clock, { origin: config.publicOrigin, chainId: chainIdFor(config.solanaRpcUrl) }),
@@ -89,15 +105,28 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.CreateApiKey, [IDENTITY.KeyStore, IDENTITY.Crypto, CORE.Clock], (keys, crypto, clock) => new CreateApiKey(keys, crypto, crypto, clock));
   provide(bind, IDENTITY.ListApiKeys, [IDENTITY.KeyStore, IDENTITY.UsageRecorder], (keys, usage) => new ListApiKeys(keys, usage));
   provide(bind, IDENTITY.DeleteApiKey, [IDENTITY.KeyStore], (keys) => new DeleteApiKey(keys));
+  provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, CORE.Clock], (keys, history, days, clock) =>
+    new GetKeyUsage(keys, history, days, clock),
+  );
   provide(bind, IDENTITY.CheckAccess, [IDENTITY.BalanceCache], (cache) => new CheckAccess(cache));
 
   provide(
     bind,
     IDENTITY.Routes,
-    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.DeleteApiKey, IDENTITY.CheckAccess],
-    (startSignIn, completeSignIn, createKey, listKeys, deleteKey, checkAccess) => identityRoutes({ startSignIn, completeSignIn, createKey, listKeys, deleteKey, checkAccess }),
+    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.DeleteApiKey, IDENTITY.GetKeyUsage, IDENTITY.CheckAccess],
+    (startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess) =>
+      identityRoutes({ startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess }),
   );
 });
+
+/** Counts one response to a request made with an API key: in its totals and in its day. */
+const countUse =
+  (usage: KeyUsageRecorder, days: KeyDayTally, clock: Clock) =>
+  (keyId: string, status: number): void => {
+    const now = clock.nowMs();
+    usage.record(keyId, status, now);
+    days.record(keyId, status, now);
+  };
 
 /** Wallet sign-in, API keys, the token gate, rate limits and API-key usage. */
 export const identitySlice: Slice = { name: 'identity', module, routes: IDENTITY.Routes };

@@ -8,6 +8,8 @@ import type { CheckAccess } from '../application/identity/check-access.js';
 import type { CompleteSignIn } from '../application/identity/complete-sign-in.js';
 import type { CreateApiKey } from '../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../application/identity/delete-api-key.js';
+import type { GetKeyUsage } from '../application/identity/get-key-usage.js';
+import type { KeyDayTally } from '../application/identity/key-day-tally.js';
 import type { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import type { ListApiKeys } from '../application/identity/list-api-keys.js';
 import type { StartSignIn } from '../application/identity/start-sign-in.js';
@@ -18,11 +20,12 @@ import type { NonceStore } from '../application/ports/nonce-store.js';
 import type { RateLimiter } from '../application/ports/rate-limiter.js';
 import type { TokenBalance } from '../application/ports/token-balance.js';
 import type { TokenIssuer } from '../application/ports/token-issuer.js';
+import type { KeyUsageHistory } from '../application/ports/usage-series.js';
 import { token } from './token.js';
 
 /** Knobs of the identity slice that no setting exposes; tests turn them. */
 export interface IdentitySettings {
-  /** How often counted API-key usage is written (it is also written before a key list, a statistic, and on stop). */
+  /** How often counted API-key usage (totals and days) is written; also before a key list, a statistic or a usage chart, and on stop. */
   readonly usageFlushIntervalMs: number;
   /** Prefix of the rate-limit keys in Redis (tests keep theirs apart). */
   readonly rateLimitKeyPrefix?: string;
@@ -43,6 +46,10 @@ export const IDENTITY = {
   TokenIssuer: token<TokenIssuer>('identity.TokenIssuer'),
   RateLimiter: token<RateLimiter>('identity.RateLimiter'),
   UsageRecorder: token<KeyUsageRecorder>('identity.UsageRecorder'),
+  /** Each key's requests and errors per UTC day, as written. */
+  KeyUsageHistory: token<KeyUsageHistory>('identity.KeyUsageHistory'),
+  /** The same, counted wherever the usage recorder counts and written with it. */
+  KeyDayTally: token<KeyDayTally>('identity.KeyDayTally'),
   Authenticator: token<Authenticator>('identity.Authenticator'),
   /** Who may call and how often, and usage counting: what the HTTP edge takes from this slice. */
   Access: token<HttpAccess>('identity.Access'),
@@ -53,6 +60,7 @@ export const IDENTITY = {
   CreateApiKey: token<CreateApiKey>('identity.CreateApiKey'),
   ListApiKeys: token<ListApiKeys>('identity.ListApiKeys'),
   DeleteApiKey: token<DeleteApiKey>('identity.DeleteApiKey'),
+  GetKeyUsage: token<GetKeyUsage>('identity.GetKeyUsage'),
   CheckAccess: token<CheckAccess>('identity.CheckAccess'),
   Routes: token<readonly AnyRoute[]>('identity.Routes'),
 } as const;

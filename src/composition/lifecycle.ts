@@ -14,6 +14,24 @@ export class Lifecycle {
     this.stops.push(stop);
   }
 
+  /**
+   * Runs `flush` every `intervalMs` (the timer never keeps the process alive) and once more
+   * on stop: for counts kept in memory and written in batches. A failed flush is logged as
+   * `failure`; what it did not write is written by the next one.
+   */
+  flushEvery(intervalMs: number, flush: () => Promise<unknown>, failure: string): void {
+    const run = () => flush().then(
+      () => undefined,
+      (err: unknown) => this.logger.error({ err }, failure),
+    );
+    const timer = setInterval(run, intervalMs);
+    timer.unref();
+    this.onStop(async () => {
+      clearInterval(timer);
+      await run();
+    });
+  }
+
   /** Stops everything started so far; a failing stop is logged and the others still run. */
   async stop(): Promise<void> {
     for (const stop of this.stops.splice(0).reverse()) await stop().catch((err: unknown) => this.logger.error({ err }, 'close failed'));

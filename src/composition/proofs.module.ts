@@ -3,11 +3,13 @@ import { createProofProtocol } from '../adapters/crypto/proof-protocol-factory.j
 import { MeasuredProofChecker, MeasuredProofProtocol, MeasuredProofStore } from '../adapters/http/measured-proof-protocol.js';
 import { proofRoutes } from '../adapters/http/routes/proof-routes.js';
 import { KnexProofStore } from '../adapters/sql/knex-proof-store.js';
+import { KnexProofRejectionLog } from '../adapters/sql/knex-usage-counters.js';
 import { ThreadedProofWriter } from '../adapters/sql/threaded-proof-writer.js';
 import { startVerifyPool } from '../adapters/workers/verify-pool.js';
 import { WorkerBatchVerifier } from '../adapters/workers/worker-batch-verifier.js';
 import { WorkerProofChecker } from '../adapters/workers/worker-proof-checker.js';
 import { GetProof } from '../application/proofs/get-proof.js';
+import { RejectionTally } from '../application/proofs/rejection-tally.js';
 import { ScoreProof } from '../application/proofs/score-proof.js';
 import { SearchProofs } from '../application/proofs/search-proofs.js';
 import { SubmitProof } from '../application/proofs/submit-proof.js';
@@ -54,7 +56,18 @@ const module = new ContainerModule(({ bind }) => {
     new KnexProofStore(database, { ...(writer ? { writer } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) }),
   );
 
-  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock], (checker, store, metrics, clock) => new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock));
+  // Refused submissions are counted per wallet and hour for the "invalid submissions" series,
+  // in memory on the request's path and written once a second.
+  provide(bind, PROOFS.RejectionLog, [CORE.Database], (database) => new KnexProofRejectionLog(database));
+  provide(bind, PROOFS.Rejections, [PROOFS.RejectionLog, CORE.Lifecycle], (log, lifecycle) => {
+    const tally = new RejectionTally(log);
+    lifecycle.flushEvery(1000, () => tally.flush(), 'writing refused-submission counts failed; will retry');
+    return tally;
+  });
+
+  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections], (checker, store, metrics, clock, rejections) =>
+    new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections),
+  );
   provide(bind, PROOFS.GetProof, [PROOFS.Store], (store) => new GetProof(store));
   provide(bind, PROOFS.SearchProofs, [PROOFS.Store], (store) => new SearchProofs(store));
   provide(bind, PROOFS.VerifyBatch, [PROOFS.BatchVerifier], (verifier) => new VerifyBatch(verifier));

@@ -4,8 +4,10 @@ import type { WorkerPool } from '../adapters/workers/worker-pool.js';
 import type { BatchVerifier } from '../application/ports/batch-verifier.js';
 import type { ProofChecker } from '../application/ports/proof-checker.js';
 import type { ProofStore } from '../application/ports/proof-store.js';
+import type { ProofRejectionLog } from '../application/ports/usage-series.js';
 import type { ProofProtocol } from '../application/proof-protocol.js';
 import type { GetProof } from '../application/proofs/get-proof.js';
+import type { RejectionTally } from '../application/proofs/rejection-tally.js';
 import type { ScoreProof } from '../application/proofs/score-proof.js';
 import type { SearchProofs } from '../application/proofs/search-proofs.js';
 import type { SubmitProof } from '../application/proofs/submit-proof.js';
@@ -26,6 +28,10 @@ export const PROOFS = {
   /** The writer thread (WRITER_THREAD) where another connection can reach the data; else null. */
   WriterThread: token<ThreadedProofWriter | null>('proofs.WriterThread'),
   Store: token<ProofStore>('proofs.Store'),
+  /** Refused submissions per wallet and hour, as written. */
+  RejectionLog: token<ProofRejectionLog>('proofs.RejectionLog'),
+  /** The same, counted in memory by SubmitProof and written on a timer, before a read and on stop. */
+  Rejections: token<RejectionTally>('proofs.Rejections'),
   SubmitProof: token<SubmitProof>('proofs.SubmitProof'),
   GetProof: token<GetProof>('proofs.GetProof'),
   SearchProofs: token<SearchProofs>('proofs.SearchProofs'),

@@ -81,12 +81,17 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
   }
 }
 
-/** Every slice's routes, in the slices' order, served with the identity slice's access rules. */
+/** Every slice's routes, in the slices' order, served with the identity slice's access rules; then their pages. */
 async function httpApp(container: Container, config: Config, logger: Logger): Promise<Koa> {
   const catalog = await resolve(container, OPERATIONS.Catalog);
-  for (const slice of SLICES) catalog.add(await resolve(container, slice.routes));
+  const pages: Koa.Middleware[] = [];
+  for (const slice of SLICES) {
+    catalog.add(await resolve(container, slice.routes));
+    if (slice.pages) pages.push(await resolve(container, slice.pages));
+  }
   return createHttpApp({
     routes: catalog.routes,
+    pages,
     access: await resolve(container, IDENTITY.Access),
     failures: databaseFailures,
     metrics: await resolve(container, CORE.Metrics),

@@ -1,4 +1,5 @@
 import type { ContainerModule } from 'inversify';
+import type Koa from 'koa';
 import type { AnyRoute } from '../adapters/http/route.js';
 import type { Token } from './token.js';
 
@@ -11,4 +12,9 @@ export interface Slice {
   readonly name: string;
   readonly module: ContainerModule;
   readonly routes: Token<readonly AnyRoute[]>;
+  /**
+   * What the slice serves that is not an API route (a web page and its assets): Koa
+   * middleware run after the router, so it only sees requests no route took.
+   */
+  readonly pages?: Token<Koa.Middleware>;
 }

@@ -6,6 +6,7 @@ import { ContainerModule } from 'inversify';
 import { pino, type Logger } from 'pino';
 import type { Database } from '../../src/adapters/sql/database.js';
 import { KnexKeyStore } from '../../src/adapters/sql/knex-key-store.js';
+import { KnexLedgerBalance } from '../../src/adapters/sql/knex-ledger-balance.js';
 import { buildContainer } from '../../src/composition/container.js';
 import { CORE } from '../../src/composition/core.tokens.js';
 import { IDENTITY, type IdentitySettings } from '../../src/composition/identity.tokens.js';
@@ -14,7 +15,7 @@ import { resolve } from '../../src/composition/token.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { withPostgresSchema, withSqliteFile } from '../support/databases.js';
 import { FakeSolanaRpc } from '../support/fake-solana-rpc.js';
-import { aWallet, ManualClock, MINT } from '../support/identity.js';
+import { amount, aWallet, ManualClock, MINT } from '../support/identity.js';
 import { startIdentityApp } from '../support/identity-app.js';
 import { redisTest, TEST_REDIS_URL } from '../support/redis.js';
 
@@ -49,7 +50,7 @@ async function dataDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-test('embedded default: the local ledger is the source, the six routes are built, the JWT secret is generated into the data directory', async (t) => {
+test('embedded default: the local ledger is the source, the seven routes are built, the JWT secret is generated into the data directory', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir });
@@ -63,6 +64,7 @@ test('embedded default: the local ledger is the source, the six routes are built
     t.deepEqual(identity.routes.map((r) => `${r.method} ${r.path}`).sort(), [
       'delete /v1/keys/{key_id}',
       'get /v1/keys',
+      'get /v1/keys/{key_id}/usage',
       'post /v1/access/check',
       'post /v1/auth/wallet/connect',
       'post /v1/auth/wallet/verify',
@@ -115,6 +117,27 @@ test('SOLANA_RPC_URL: balances come from the RPC, end to end, and the log shows 
   t.regex(metrics, /token_gate_decisions_total\{decision="grace"\} [1-9]/);
 });
 
+test('a wallet refused for its balance gets in as soon as it is funded on the local ledger; against a Solana RPC the refusal is reused for BALANCE_CACHE_TTL_S', async (t) => {
+  const ledgerApp = await startIdentityApp({}, { balances: 'config' });
+  t.teardown(() => ledgerApp.close());
+  const ledger = new KnexLedgerBalance(ledgerApp.database);
+  const newcomer = aWallet(11);
+  await t.throwsAsync(ledgerApp.signIn(newcomer), { message: /^verify: 403 .*insufficient token balance/ });
+  await ledger.set(newcomer.address, MINT, amount('50000'), ledgerApp.clock.nowMs());
+  t.regex(await ledgerApp.signIn(newcomer), /^eyJ/);
+
+  const rpc = await FakeSolanaRpc.start();
+  t.teardown(() => rpc.close());
+  const rpcApp = await startIdentityApp({ SOLANA_RPC_URL: rpc.url }, { balances: 'config' });
+  t.teardown(() => rpcApp.close());
+  await t.throwsAsync(rpcApp.signIn(newcomer), { message: /^verify: 403 .*insufficient token balance/ });
+  rpc.add({ owner: newcomer.address, mint: MINT, amount: 50_000_000_000n, decimals: 6 });
+  rpcApp.clock.advance(59_000);
+  await t.throwsAsync(rpcApp.signIn(newcomer), { message: /^verify: 403 .*insufficient token balance/ });
+  rpcApp.clock.advance(1_000);
+  t.regex(await rpcApp.signIn(newcomer), /^eyJ/);
+});
+
 test('SOLANA_RPC_URL with the placeholder mint: a warning at start-up', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
@@ -153,7 +176,7 @@ test('REDIS_URL that does not answer: a warning, and rate_limit_redis_up is 0', 
   });
 });
 
-test('stopping writes the usage still pending', async (t) => {
+test('stopping writes the usage still pending, its totals and its days', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const identity = await identitySlice(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, capture().logger, { usageFlushIntervalMs: 3_600_000 });
@@ -163,7 +186,10 @@ test('stopping writes the usage still pending', async (t) => {
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 503);
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'jwt', keyId: null }, 200);
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 0 });
+    t.is((await db.knex('api_key_usage_daily').select()).length, 0);
     await identity.stop();
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 2, errorCount: 1 });
+    // The same counts by day, for the key's chart (the test clock stands at 2026-11-20T10:00Z).
+    t.like(await db.knex('api_key_usage_daily').select(), [{ key_id: 'key_1', day_ms: Date.parse('2026-11-20T00:00:00Z'), request_count: 2, error_count: 1 }]);
   });
 });

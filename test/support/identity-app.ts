@@ -4,9 +4,11 @@ import { HttpMetrics } from '../../src/adapters/http/http-metrics.js';
 import { InlineBatchVerifier } from '../../src/adapters/crypto/inline-batch-verifier.js';
 import { MemoryProofStore } from '../../src/adapters/memory/memory-proof-store.js';
 import { MemoryTokenBalance } from '../../src/adapters/memory/memory-token-balance.js';
+import { MemoryProofSeries } from '../../src/adapters/memory/memory-usage-series.js';
 import type { Database } from '../../src/adapters/sql/index.js';
 import type { ProofChecker } from '../../src/application/ports/proof-checker.js';
 import { CORE } from '../../src/composition/core.tokens.js';
+import { DASHBOARD } from '../../src/composition/dashboard.tokens.js';
 import { IDENTITY } from '../../src/composition/identity.tokens.js';
 import { PROOFS } from '../../src/composition/proofs.tokens.js';
 import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
@@ -80,7 +82,10 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
     rebind(CORE.Metrics).toConstantValue(metrics);
     rebind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 60_000 });
     if (options.balances !== 'config') rebind(IDENTITY.TokenBalance).toConstantValue(balances);
-    rebind(PROOFS.Store).toConstantValue(new MemoryProofStore());
+    const proofs = new MemoryProofStore();
+    rebind(PROOFS.Store).toConstantValue(proofs);
+    // The overview's series reads the same proofs.
+    rebind(DASHBOARD.ProofSeries).toConstantValue(new MemoryProofSeries(proofs));
     rebind(PROOFS.Checker).toConstantValue(checker);
     rebind(PROOFS.BatchVerifier).toConstantValue(new InlineBatchVerifier(protocol));
   });

@@ -3,17 +3,23 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './command.js';
 import { keygenCommand } from './keygen.js';
+import { keysCommand } from './keys.js';
 import { ledgerCommand } from './ledger.js';
+import { loginCommand } from './login.js';
 import { migrateCommand } from './migrate.js';
 import { signCommand } from './sign.js';
+import { submitCommand } from './submit.js';
 import { verifyCommand } from './verify.js';
 
 /** The subcommands, in the order `help` lists them. Adding a command is one line here. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   keygen: keygenCommand,
+  keys: keysCommand,
   ledger: ledgerCommand,
+  login: loginCommand,
   migrate: migrateCommand,
   sign: signCommand,
+  submit: submitCommand,
   verify: verifyCommand,
 };
 

@@ -13,6 +13,8 @@ import type { AnyRoute } from './route.js';
 
 export interface HttpAppOptions {
   readonly routes: readonly AnyRoute[];
+  /** Served after the router, for requests no route took: web pages and their assets. */
+  readonly pages?: readonly Koa.Middleware[];
   readonly access: HttpAccess;
   readonly metrics: HttpMetrics;
   readonly logger: Logger;
@@ -101,5 +103,6 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   });
   app.use(router.routes());
   app.use(router.allowedMethods());
+  for (const page of options.pages ?? []) app.use(page);
   return app;
 }

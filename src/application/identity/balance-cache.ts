@@ -1,4 +1,4 @@
-import type { TokenAmount } from '../../domain/identity/token-amount.js';
+import { meetsMinimum, type TokenAmount } from '../../domain/identity/token-amount.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdentityMetrics } from '../ports/identity-metrics.js';
 import type { TokenBalance } from '../ports/token-balance.js';
@@ -19,6 +19,12 @@ export interface BalanceCacheOptions {
   readonly retryBackoffMs?: number;
   /** Bound on remembered wallets (access checks can name any owner). */
   readonly maxEntries?: number;
+  /**
+   * Reuse only answers of at least this many whole tokens: a lower balance is asked of the
+   * source again at the next lookup. For a source that is cheap to ask (the local ledger, a
+   * table read), so a wallet refused a moment ago gets in as soon as it is funded.
+   */
+  readonly reuseFrom?: number;
 }
 
 interface Entry {
@@ -40,6 +46,7 @@ export class BalanceCache {
   private readonly graceMs: number;
   private readonly backoffMs: number;
   private readonly maxEntries: number;
+  private readonly reuseFrom: number | undefined;
 
   constructor(
     private readonly source: TokenBalance,
@@ -51,13 +58,14 @@ export class BalanceCache {
     this.graceMs = options.graceS * 1000;
     this.backoffMs = options.retryBackoffMs ?? 2000;
     this.maxEntries = options.maxEntries ?? 100_000;
+    this.reuseFrom = options.reuseFrom;
   }
 
   async lookup(owner: string, mint: string): Promise<BalanceLookup> {
     const key = `${mint}/${owner}`;
     const now = this.clock.nowMs();
     const entry = this.entries.get(key);
-    if (entry && now - entry.fetchedAtMs < this.ttlMs) {
+    if (entry && now - entry.fetchedAtMs < this.ttlMs && this.reusable(entry.amount)) {
       this.metrics.balanceLookup('hit');
       return { _tag: 'Fresh', amount: entry.amount };
     }
@@ -78,6 +86,10 @@ export class BalanceCache {
     } catch {
       return this.fallback(key);
     }
+  }
+
+  private reusable(amount: TokenAmount): boolean {
+    return this.reuseFrom === undefined || meetsMinimum(amount, this.reuseFrom);
   }
 
   private async fetch(key: string, owner: string, mint: string): Promise<TokenAmount> {

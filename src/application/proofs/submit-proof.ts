@@ -4,6 +4,7 @@ import { toProofRecord, unstorableProof, type ProofRecord, type UnstorableProof 
 import type { Clock } from '../ports/clock.js';
 import type { ProofChecker } from '../ports/proof-checker.js';
 import type { ProofStore } from '../ports/proof-store.js';
+import type { SubmissionRefusals } from '../ports/usage-series.js';
 
 export interface SubmitProofInput {
   readonly wallet: string;
@@ -24,15 +25,26 @@ export interface SubmitProofResult {
 /** Why a submission was not stored: it does not verify, or it verifies but cannot be stored. */
 export type SubmitFailure = ProofFailure | UnstorableProof;
 
-/** Verifies an envelope and stores it for the wallet; a proof that does not verify is never stored. */
+/**
+ * Verifies an envelope and stores it for the wallet; a proof that does not verify is never
+ * stored. Each refusal is told to `refusals`, when given, for the wallet's "invalid
+ * submissions" figures.
+ */
 export class SubmitProof {
   constructor(
     private readonly checker: ProofChecker,
     private readonly store: ProofStore,
     private readonly clock: Clock,
+    private readonly refusals?: SubmissionRefusals,
   ) {}
 
   async execute(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
+    const result = await this.submit(input);
+    if (E.isLeft(result)) this.refusals?.record(input.wallet, this.clock.nowMs());
+    return result;
+  }
+
+  private async submit(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
     const verified = await this.checker.check(input.envelope, input.envelopeJson);
     if (E.isLeft(verified)) return verified;
     const checked = input.envelopeJson === undefined ? verified.right : { ...verified.right, envelopeJson: input.envelopeJson };

@@ -1,60 +1,64 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import test from 'ava';
+import type { Command } from '../../../src/adapters/cli/command.js';
+import { createKeysCommand } from '../../../src/adapters/cli/keys.js';
 import { createLedgerCommand } from '../../../src/adapters/cli/ledger.js';
+import { createLoginCommand } from '../../../src/adapters/cli/login.js';
 import { aWallet, MINT } from '../../support/identity.js';
 import { startIdentityApp } from '../../support/identity-app.js';
 
-const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
 
-/** The client script of README.md, exactly as a reader would copy it. */
-async function docsScript(): Promise<string> {
-  const doc = await readFile(path.join(repo, 'README.md'), 'utf8');
-  const block = /```js\n(\/\/ sign-in\.mjs[\s\S]*?)```/.exec(doc)?.[1];
-  if (!block) throw new Error('README.md has no sign-in.mjs block');
-  return block;
+/** The documented commands, as a reader copies them (README.md, or docs/ where the README points). */
+const DOCUMENTED = ['node bin/proof-registry.js login --keypair wallet.json', 'node bin/proof-registry.js keys create "my first key"'];
+
+async function documents(): Promise<string> {
+  const texts = await Promise.all(['README.md', 'docs/dashboard.md'].map((f) => readFile(path.join(repo, f), 'utf8').catch(() => '')));
+  return texts.join('\n');
 }
 
-test('the documented path works end to end: ledger set, then the docs script signs in and gets a working key', async (t) => {
+async function run(command: Command, args: string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await command
+    .run(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, stdin: Readable.from([]), cwd })
+    .catch((err: Error) => ((stderr += err.message), 2));
+  return { code, stdout, stderr };
+}
+
+test('the documented path works end to end: ledger set, then login and keys create get a working key', async (t) => {
+  const doc = await documents();
+  for (const line of DOCUMENTED) t.true(doc.includes(`$ ${line}`), `the documents show: ${line}`);
+
   const dir = await mkdtemp(path.join(tmpdir(), 'proof-registry-docs-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const databaseUrl = `sqlite:${path.join(dir, 'registry.sqlite')}`;
   // The service with the balance source its configuration picks: the local ledger.
   const app = await startIdentityApp({ DATABASE_URL: databaseUrl }, { balances: 'config' });
   t.teardown(() => app.close());
+  const env = { PROOF_REGISTRY_URL: app.url, PROOF_REGISTRY_SESSION: path.join(dir, 'session.json') };
 
   const wallet = aWallet(42);
-  const keypair = path.join(dir, 'wallet.json');
-  await writeFile(keypair, JSON.stringify([...wallet.secretKey]));
+  await writeFile(path.join(dir, 'wallet.json'), JSON.stringify([...wallet.secretKey]));
 
-  // Before the operator grants tokens, the script fails at verify with the 403.
-  const script = await docsScript();
-  const env = { ...process.env, BASE_URL: app.url, KEYPAIR: keypair };
-  const before = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: repo, env }).catch((err: { stderr: string }) => err);
-  t.regex((before as { stderr: string }).stderr, /\/v1\/auth\/wallet\/verify: 403 insufficient token balance/);
+  // Before the operator grants tokens, login fails with the 403.
+  const before = await run(createLoginCommand(env), ['--keypair', 'wallet.json'], dir);
+  t.is(before.code, 2);
+  t.regex(before.stderr, /\/v1\/auth\/wallet\/verify: 403 insufficient token balance/);
 
-  let out = '';
-  const code = await createLedgerCommand({ DATABASE_URL: databaseUrl, ACCESS_TOKEN_MINT: MINT }).run(['set', wallet.address, '50000'], {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: () => undefined },
-    stdin: Readable.from([]),
-    cwd: dir,
-  });
-  t.is(code, 0);
-  t.is(out, `${wallet.address} 50000\n`);
-  app.clock.advance(60_000); // the refusal above is cached for BALANCE_CACHE_TTL_S
+  const set = await run(createLedgerCommand({ DATABASE_URL: databaseUrl, ACCESS_TOKEN_MINT: MINT }), ['set', wallet.address, '50000'], dir);
+  t.deepEqual(set, { code: 0, stdout: `${wallet.address} 50000\n`, stderr: '' });
+  // No wait: on the local ledger the refusal above is not cached.
 
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: repo, env });
-  const result = JSON.parse(stdout) as { wallet: string; key: string; key_id: string; access_token: string };
-  t.is(result.wallet, wallet.address);
+  t.is((await run(createLoginCommand(env), ['--keypair', 'wallet.json'], dir)).code, 0);
+  const created = await run(createKeysCommand(env), ['create', 'my first key', '--json'], dir);
+  const result = JSON.parse(created.stdout) as { key: string; key_id: string };
   const check = await app.call('POST', '/v1/access/check', { credential: result.key, wallet: wallet.address, body: { owner: wallet.address, mint: MINT, minimum: 50000 } });
   t.is(check.status, 200);
   t.deepEqual(check.body, { allowed: true, reason: 'balance 50000 meets the minimum of 50000', balance: 50000 });
-  const keys = await app.call('GET', '/v1/keys', { credential: result.access_token, wallet: wallet.address });
-  t.like(keys.body.items[0], { key_id: result.key_id, name: 'my first key', request_count: 1, error_count: 0 });
+  const keys = JSON.parse((await run(createKeysCommand(env), ['list', '--json'], dir)).stdout) as Array<{ key_id: string; name: string; request_count: number; error_count: number }>;
+  t.like(keys[0], { key_id: result.key_id, name: 'my first key', request_count: 1, error_count: 0 });
 });

@@ -39,7 +39,8 @@ for (const [dialect, open] of [
     for (const r of early) await db.knex('proofs').where('proof_id', r.proofId).update({ created_at_ms: oldMs(r.createdAt) });
     const before = await db.knex('proofs').select().orderBy('id');
 
-    t.deepEqual(await migrateLatest(db), ['005_early_years']);
+    // Later migrations follow; this one runs first.
+    t.is((await migrateLatest(db))[0], '005_early_years');
 
     const after = await db.knex('proofs').select().orderBy('id');
     t.is(after.length, before.length);

@@ -50,7 +50,8 @@ for (const [dialect, open] of [
     await insertOldRows(db.knex, [b[0]!, ...a, b[1]!]);
     const idsBefore = await db.knex('proofs').select('id', 'proof_id').orderBy('id');
 
-    t.deepEqual(await migrateLatest(db), ['004_wallet_keys', '005_early_years']);
+    // Later migrations follow; these run first.
+    t.deepEqual((await migrateLatest(db)).slice(0, 2), ['004_wallet_keys', '005_early_years']);
 
     t.deepEqual(await db.knex('proofs').select('id', 'proof_id').orderBy('id'), idsBefore);
     // Keys in the order the wallets first stored a proof.

@@ -6,11 +6,11 @@ import { MemoryTokenBalance } from '../../../src/adapters/memory/memory-token-ba
 import { amount, ManualClock, MINT, RecordingMetrics } from '../../support/identity.js';
 import { WALLET_A, WALLET_B } from '../../support/mothers.js';
 
-function setup(options: { ttlS?: number; graceS?: number; maxEntries?: number } = {}) {
+function setup(options: { ttlS?: number; graceS?: number; maxEntries?: number; reuseFrom?: number } = {}) {
   const clock = new ManualClock();
   const source = new MemoryTokenBalance();
   const metrics = new RecordingMetrics();
-  const cache = new BalanceCache(source, clock, { ttlS: options.ttlS ?? 60, graceS: options.graceS ?? 600, retryBackoffMs: 2_000, ...(options.maxEntries ? { maxEntries: options.maxEntries } : {}) }, metrics);
+  const cache = new BalanceCache(source, clock, { ttlS: options.ttlS ?? 60, graceS: options.graceS ?? 600, retryBackoffMs: 2_000, ...(options.maxEntries ? { maxEntries: options.maxEntries } : {}), ...(options.reuseFrom !== undefined ? { reuseFrom: options.reuseFrom } : {}) }, metrics);
   const gate = new TokenGate(cache, { mint: MINT, minimum: 50_000 }, metrics);
   const fund = (wallet: string, text: string) => source.set(wallet, MINT, amount(text), clock.nowMs());
   return { clock, source, metrics, cache, gate, fund };
@@ -28,6 +28,35 @@ test('an answer is reused for the TTL, then fetched again', async (t) => {
   t.like(await cache.lookup(WALLET_A, MINT), { _tag: 'Fresh', amount: { raw: 10n } });
   t.is(source.calls, 2);
   t.deepEqual(metrics.lookups, ['miss', 'hit', 'miss']);
+});
+
+test('by default a refusal is reused for the TTL too: a wallet funded meanwhile waits for it', async (t) => {
+  const { clock, source, gate, fund } = setup();
+  await fund(WALLET_A, '10');
+  t.like(await gate.admit(WALLET_A), { _tag: 'Left', left: { _tag: 'InsufficientBalance' } });
+  await fund(WALLET_A, '50000');
+  clock.advance(59_999);
+  t.like(await gate.admit(WALLET_A), { _tag: 'Left', left: { _tag: 'InsufficientBalance', balance: 10 } });
+  t.is(source.calls, 1);
+  clock.advance(1);
+  t.like(await gate.admit(WALLET_A), { _tag: 'Right', right: { allowed: true, balance: 50_000 } });
+});
+
+test('with reuseFrom, a balance below it is asked again at the next lookup, and one that meets it is reused for the TTL', async (t) => {
+  const { source, gate, fund, metrics } = setup({ reuseFrom: 50_000 });
+  await fund(WALLET_A, '49999.5');
+  t.like(await gate.admit(WALLET_A), { _tag: 'Left', left: { _tag: 'InsufficientBalance' } });
+  t.like(await gate.admit(WALLET_A), { _tag: 'Left', left: { _tag: 'InsufficientBalance' } });
+  t.is(source.calls, 2);
+  // Funded a moment after the refusal: in at once.
+  await fund(WALLET_A, '50000');
+  t.like(await gate.admit(WALLET_A), { _tag: 'Right', right: { allowed: true, balance: 50_000 } });
+  t.is(source.calls, 3);
+  // A pass is reused as before: a lowered balance shows after the TTL.
+  await fund(WALLET_A, '10');
+  t.like(await gate.admit(WALLET_A), { _tag: 'Right', right: { allowed: true } });
+  t.is(source.calls, 3);
+  t.deepEqual(metrics.lookups, ['miss', 'miss', 'miss', 'hit']);
 });
 
 test('concurrent lookups of one wallet share one call to the source', async (t) => {

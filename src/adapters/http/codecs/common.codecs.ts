@@ -108,3 +108,6 @@ export function closed<P extends t.Props>(codec: t.PartialC<P>): t.Type<t.TypeOf
   documented(type, { ...schemaOf(codec), additionalProperties: false });
   return Object.assign(type, { props: codec.props });
 }
+
+/** A response member with its own documentation (io-ts's shared codecs cannot carry one). */
+export const described = <C extends t.Mixed>(base: C, schema: Record<string, unknown>): C => documented(new t.Type(base.name, base.is, base.validate, base.encode) as unknown as C, schema);

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { isWalletAddress } from '../../../domain/identity/wallet-address.js';
 import { documented } from '../openapi/codec-schema.js';
-import { boundedString, LimitFromQuery, NullableString } from './common.codecs.js';
+import { boundedString, described, LimitFromQuery, NullableString } from './common.codecs.js';
 
 const BASE58_32 = '^[1-9A-HJ-NP-Za-km-z]{32,44}$';
 
@@ -93,3 +93,25 @@ export const KeySummaryResponse = t.type(
 );
 export const KeyListResponse = t.type({ items: t.array(KeySummaryResponse), next_cursor: NullableString }, 'ApiKeyList');
 export const AccessCheckResponse = t.type({ allowed: t.boolean, reason: t.string, balance: t.number }, 'AccessCheckResult');
+
+const days = documented(
+  new t.Type<number, number, unknown>(
+    'days',
+    (u): u is number => typeof u === 'number',
+    (u, c) => {
+      const n = typeof u === 'string' && /^\d{1,3}$/.test(u) ? Number(u) : NaN;
+      return n >= 1 && n <= 90 ? t.success(n) : t.failure(u, c, 'must be an integer from 1 to 90');
+    },
+    t.identity,
+  ),
+  { type: 'integer', minimum: 1, maximum: 90, default: 30 },
+);
+
+/** GET /v1/keys/{key_id}/usage */
+export const KeyUsageQuery = t.partial({ days }, 'KeyUsageQuery');
+
+export const KeyUsageDayResponse = t.type(
+  { day: described(t.string, { type: 'string', format: 'date', description: 'The UTC day.' }), request_count: t.number, error_count: t.number },
+  'KeyUsageDay',
+);
+export const KeyUsageResponse = t.type({ key_id: t.string, days: t.number, items: t.array(KeyUsageDayResponse) }, 'KeyUsage');

@@ -2,6 +2,7 @@ import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
+import type { GetKeyUsage } from '../../../application/identity/get-key-usage.js';
 import type { KeyPosition, ListApiKeys } from '../../../application/identity/list-api-keys.js';
 import { errorRate } from '../../../domain/identity/api-key.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
@@ -19,6 +20,7 @@ export interface IdentityRouteDeps {
   readonly createKey: CreateApiKey;
   readonly listKeys: ListApiKeys;
   readonly deleteKey: DeleteApiKey;
+  readonly keyUsage: GetKeyUsage;
   readonly checkAccess: CheckAccess;
 }
 
@@ -134,6 +136,26 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       handle: async ({ params, principal }) => {
         orProblem(await d.deleteKey.execute({ wallet: principal!.wallet, keyId: params.key_id }), identityProblem);
         return { status: 204 };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/keys/{key_id}/usage',
+      operationId: 'getApiKeyUsage',
+      tag: 'identity',
+      summary: "One API key's requests and errors per UTC day",
+      description: 'One row per UTC day of the last `days` days (today included), oldest first, zeros included. Errors are requests answered with a status ≥ 400.',
+      auth: 'jwt',
+      params: c.KeyIdParams,
+      query: c.KeyUsageQuery,
+      responses: { 200: { description: 'The usage.', body: c.KeyUsageResponse }, ...errors(400, 404, 422, ...AUTHED) },
+      handle: async ({ params, query, principal }) => {
+        const days = query.days ?? 30;
+        const usage = orProblem(await d.keyUsage.execute({ wallet: principal!.wallet, keyId: params.key_id, days }), identityProblem);
+        return {
+          status: 200,
+          body: { key_id: params.key_id, days, items: usage.map((r) => ({ day: iso(r.dayMs).slice(0, 10), request_count: r.requests, error_count: r.errors })) },
+        };
       },
     }),
     route({

@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type uPlotType from 'uplot';
+
+export interface ChartSeries {
+  readonly label: string;
+  readonly values: ReadonlyArray<number | null>;
+  /** A CSS custom property of the theme, e.g. '--chart-1'. */
+  readonly color: string;
+  readonly unit?: string;
+}
+
+export interface ChartProps {
+  readonly title: string;
+  /** Bucket starts or sample times, in ms. */
+  readonly x: readonly number[];
+  readonly series: readonly ChartSeries[];
+  readonly kind: 'bars' | 'lines';
+  /** How the data table names a row's time. */
+  readonly timeLabel?: (ms: number) => string;
+  readonly height?: number;
+  /** Shown instead of a flat chart when every value is zero or missing. */
+  readonly emptyText?: string;
+}
+
+// uPlot is loaded with the first chart only: pages without one never download it.
+let loading: Promise<typeof uPlotType> | null = null;
+const loadUPlot = () => (loading ??= import('uplot').then((m) => m.default));
+
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+
+/**
+ * A time chart with, for keyboard and screen-reader users, the same numbers as a table under
+ * a disclosure: the canvas alone says nothing to assistive technology.
+ */
+export function Chart(p: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const empty = p.emptyText !== undefined && p.series.every((s) => s.values.every((v) => !v));
+  const [failed, setFailed] = useState<string | null>(null);
+  // Redrawn when the numbers change, not whenever the parent renders new arrays of the same numbers.
+  const dataKey = JSON.stringify([p.x, p.series.map((s) => [s.label, s.values]), p.kind, p.height]);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || empty) return;
+    let plot: uPlotType | null = null;
+    let gone = false;
+    const observer = new ResizeObserver(() => plot?.setSize({ width: el.clientWidth, height: p.height ?? 200 }));
+    loadUPlot().then(
+      (uPlot) => {
+        if (gone) return;
+        const half = p.x.length > 1 ? (p.x[1]! - p.x[0]!) / 2000 : 0;
+        const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 } };
+        // Counts have whole-number ticks; readings (percent, °C) take uPlot's own.
+        const counts = p.kind === 'bars' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6] } : {};
+        plot = new uPlot(
+          {
+            width: Math.max(el.clientWidth, 200),
+            height: p.height ?? 200,
+            // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
+            scales: { x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] } },
+            axes: [{ ...axis, space: 90 }, { ...axis, ...counts, size: 48 }],
+            legend: { show: p.series.length > 1, live: false },
+            cursor: { points: { show: p.kind === 'lines' } },
+            series: [
+              {},
+              ...p.series.map((s) => ({
+                label: s.unit ? `${s.label} (${s.unit})` : s.label,
+                stroke: cssVar(s.color),
+                width: p.kind === 'bars' ? 0 : 2,
+                fill: p.kind === 'bars' ? cssVar(s.color) : undefined,
+                points: { show: false },
+                spanGaps: false,
+                // Bars of later series are drawn over earlier ones: errors over requests show as the part that failed.
+                ...(p.kind === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.7, 40] }) } : {}),
+              })),
+            ],
+          },
+          [p.x.map((ms) => ms / 1000), ...p.series.map((s) => [...s.values])] as uPlotType.AlignedData,
+          el,
+        );
+        observer.observe(el);
+      },
+      (err: Error) => setFailed(err.message),
+    );
+    return () => {
+      gone = true;
+      observer.disconnect();
+      plot?.destroy();
+    };
+  }, [dataKey, empty]);
+
+  const label = p.timeLabel ?? ((ms: number) => new Date(ms).toLocaleString());
+  return (
+    <figure class="chart">
+      <figcaption class="chart-title">{p.title}</figcaption>
+      {failed ? (
+        <p class="note note-error">The chart could not be drawn: {failed}</p>
+      ) : empty ? (
+        <p class="chart-empty" style={{ height: `${p.height ?? 200}px` }}>
+          {p.emptyText}
+        </p>
+      ) : (
+        <div ref={box} class="chart-canvas" aria-hidden="true" />
+      )}
+      <details class="chart-table">
+        <summary>Show as a table</summary>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">{p.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                {p.series.map((s) => (
+                  <th scope="col" class="num" key={s.label}>
+                    {s.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {p.x.map((ms, i) => (
+                <tr key={ms}>
+                  <td>{label(ms)}</td>
+                  {p.series.map((s) => (
+                    <td key={s.label} class="num">
+                      {s.values[i] ?? '—'}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}

@@ -1,0 +1,100 @@
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, type ApiError, useSession } from './api.js';
+import { Shell } from './components/layout.js';
+import { ErrorNote, Loading } from './components/ui.js';
+import type { DashboardConfig } from './config.js';
+import { usePlace } from './router.js';
+import { loadSession, saveSession, type Session } from './session.js';
+import { DevicePage } from './views/device.js';
+import { FleetPage } from './views/fleet.js';
+import { KeysPage } from './views/keys.js';
+import { NotFound } from './views/not-found.js';
+import { Overview } from './views/overview.js';
+import { ProofPage } from './views/proof.js';
+import { ProofsPage } from './views/proofs.js';
+import { SignIn } from './views/sign-in.js';
+import { VerifyPage } from './views/verify.js';
+
+function View({ path, session }: { path: string; session: Session }) {
+  const [section, ...rest] = path.split('/');
+  const id = rest.join('/');
+  switch (section) {
+    case '':
+      return <Overview session={session} />;
+    case 'keys':
+      return <KeysPage />;
+    case 'fleet':
+      return rest[0] === 'devices' && rest[1] ? <DevicePage deviceId={decodeURIComponent(rest.slice(1).join('/'))} /> : <FleetPage />;
+    case 'proofs':
+      return id ? <ProofPage proofId={decodeURIComponent(id)} /> : <ProofsPage />;
+    case 'verify':
+      return <VerifyPage />;
+    default:
+      return <NotFound />;
+  }
+}
+
+function App() {
+  const place = usePlace();
+  const [config, setConfig] = useState<DashboardConfig | null>(null);
+  const [configError, setConfigError] = useState<Error | null>(null);
+  const [session, setSession] = useState<Session | null>(() => {
+    const s = loadSession();
+    return s && s.expiresAtMs > Date.now() ? s : null;
+  });
+  const [expired, setExpired] = useState(false);
+
+  const loadConfig = useCallback(() => {
+    setConfigError(null);
+    api<DashboardConfig>('GET', '/v1/dashboard/config').then(setConfig, setConfigError);
+  }, []);
+  useEffect(loadConfig, [loadConfig]);
+
+  const end = useCallback((why: 'expired' | 'signed-out') => {
+    saveSession(null);
+    setSession(null);
+    setExpired(why === 'expired');
+  }, []);
+  // A token the service refuses as expired ends the session; the URL stays, so signing in
+  // again returns to the same view.
+  useSession(session, (e: ApiError) => e.sessionEnded && end('expired'));
+  useEffect(() => {
+    if (!session) return;
+    const timer = setTimeout(() => end('expired'), Math.max(0, session.expiresAtMs - Date.now()));
+    return () => clearTimeout(timer);
+  }, [session, end]);
+  useEffect(() => {
+    document.title = session ? 'Proof Registry dashboard' : 'Sign in · Proof Registry';
+  }, [session]);
+
+  if (configError) {
+    return (
+      <main class="center" id="main">
+        <h1>Proof Registry</h1>
+        <ErrorNote error={configError} retry={loadConfig} />
+      </main>
+    );
+  }
+  if (!config) return <Loading label="Loading the dashboard…" />;
+  if (!session) {
+    return (
+      <SignIn
+        config={config}
+        expired={expired}
+        onSignedIn={(s) => {
+          saveSession(s);
+          setExpired(false);
+          setSession(s);
+        }}
+      />
+    );
+  }
+  return (
+    <Shell session={session} path={place.path} onSignOut={() => end('signed-out')}>
+      <View path={place.path} session={session} />
+    </Shell>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

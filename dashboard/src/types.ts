@@ -1,0 +1,89 @@
+/** API shapes the views read (see /openapi.json for the whole of them). */
+export type DeviceStatus = 'online' | 'warning' | 'degraded' | 'error' | 'offline';
+export type StatusCounts = Record<DeviceStatus, number>;
+export const STATUSES: readonly DeviceStatus[] = ['online', 'warning', 'degraded', 'error', 'offline'];
+
+export interface WalletStats {
+  proofs: { total: number; last_24h: number; last_7d: number; first_at: string | null; last_at: string | null };
+  devices: { total: number; by_status: StatusCounts };
+  groups: { total: number };
+  score: { average: number | null; min: number | null; max: number | null; sample_size: number; policy: string };
+  api_keys: { requests: number; errors: number; error_rate: number | null };
+}
+
+export interface Series {
+  bucket: 'hour' | 'day';
+  from: string;
+  to: string;
+  points: Array<{ t: string; proofs: number; invalid: number; devices_active: number }>;
+}
+
+export interface ApiKey {
+  key_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  request_count: number;
+  error_count: number;
+  error_rate: number;
+}
+
+export interface Health {
+  status: 'ok' | 'degraded' | 'error';
+  cpu_percent: number | null;
+  memory_percent: number | null;
+  battery_percent: number | null;
+  temperature_c: number | null;
+  uptime_s: number | null;
+  message: string | null;
+  received_at: string;
+}
+
+export interface Device {
+  device_id: string;
+  name: string;
+  custom_name: boolean;
+  group_id: string | null;
+  status: DeviceStatus;
+  first_seen_at: string;
+  last_seen_at: string;
+  last_proof_at: string | null;
+  proof_count: number;
+  last_health: Health | null;
+}
+
+export interface Group {
+  group_id: string;
+  name: string;
+  description: string | null;
+  device_count: number;
+  created_at: string;
+}
+
+export interface Fleet {
+  devices: Device[];
+  next_cursor: string | null;
+  groups: Group[];
+  summary: { total_devices: number; by_status: StatusCounts; group_count: number };
+}
+
+export interface ProofSummary {
+  proof_id: string;
+  task_id: string;
+  robot_id: string | null;
+  run_id: string | null;
+  created_at: string;
+  received_at: string;
+  signer_public_key_b64: string;
+  topics: string[];
+  event_count: number;
+}
+
+export interface Verification {
+  valid: boolean;
+  proof_id: string | null;
+  reason: string | null;
+  code: string | null;
+  checks: Record<string, 'passed' | 'failed' | 'skipped'>;
+}

@@ -1,0 +1,219 @@
+import { useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { ViewHeader } from '../components/layout.js';
+import { ConfirmDialog, Empty, ErrorNote, Link, Loading, StatusBadge } from '../components/ui.js';
+import { useData } from '../components/use-data.js';
+import { fmtAgo, fmtNumber } from '../format.js';
+import { BASE, navigate, usePlace, withParams } from '../router.js';
+import { STATUSES, type Device, type Fleet, type Group } from '../types.js';
+import { GroupsPanel } from './groups.js';
+
+const REFRESH_MS = 30_000;
+
+export function FleetPage() {
+  const place = usePlace();
+  const status = place.params.get('status');
+  const groupId = place.params.get('group');
+  const search = place.params.get('q') ?? '';
+  const [cursor, setCursor] = useState<string | null>(null);
+  const key = `${status} ${groupId} ${cursor}`;
+  const fleet = useData(() => api<Fleet>('GET', `/v1/fleet${query({ limit: 200, status, group_id: groupId, cursor })}`), key, REFRESH_MS);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [target, setTarget] = useState('');
+  const [message, setMessage] = useState('');
+  const [actionError, setActionError] = useState<Error | null>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+
+  const f = fleet.value;
+  const needle = search.trim().toLowerCase();
+  const devices = (f?.devices ?? []).filter((d) => !needle || d.name.toLowerCase().includes(needle) || d.device_id.toLowerCase().includes(needle));
+  const groupName = (id: string | null) => (id === null ? '—' : (f?.groups.find((g) => g.group_id === id)?.name ?? id));
+  const currentGroup = groupId && groupId !== 'none' ? (f?.groups.find((g) => g.group_id === groupId) ?? null) : null;
+  const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
+  const allShown = devices.length > 0 && devices.every((d) => selected.has(d.device_id));
+
+  const change = async (action: 'assign' | 'unassign', group: string) => {
+    setActionError(null);
+    try {
+      const ids = [...selected];
+      const res = await api<{ group: { name: string }; changed: number }>('POST', `/v1/fleet/groups/${encodeURIComponent(group)}/${action}`, { device_ids: ids });
+      setMessage(`${action === 'assign' ? 'Moved' : 'Removed'} ${res.changed} of ${ids.length} device${ids.length === 1 ? '' : 's'} ${action === 'assign' ? 'into' : 'from'} “${res.group.name}”.`);
+      setSelected(new Set());
+      fleet.reload();
+    } catch (err) {
+      setActionError(err as Error);
+    }
+  };
+
+  const removeGroup = async (confirmed: boolean) => {
+    const g = deleting;
+    setDeleting(null);
+    if (!confirmed || !g) return;
+    try {
+      const res = await api<{ unassigned: number }>('DELETE', `/v1/fleet/groups/${encodeURIComponent(g.group_id)}`);
+      setMessage(`Deleted the group “${g.name}”; ${res.unassigned} device${res.unassigned === 1 ? ' is' : 's are'} now in no group.`);
+      if (groupId === g.group_id) navigate(withParams(place, { group: null }), { replace: true });
+      fleet.reload();
+    } catch (err) {
+      setActionError(err as Error);
+    }
+  };
+
+  return (
+    <section>
+      <ViewHeader title="Fleet" lead="Every device that sent a proof or a health report. This page refreshes every 30 seconds while it is visible." />
+      <p role="status" class="visually-hidden-empty">
+        {message}
+      </p>
+      {message ? <div class="note note-success">{message}</div> : null}
+      <ErrorNote error={actionError} />
+      <div class="toolbar">
+        <nav aria-label="Filter by status" class="chips">
+          <Link href={withParams(place, { status: null })} class="chip" aria-current={status === null ? 'page' : undefined}>
+            All <span class="count">{fmtNumber(f?.summary.total_devices)}</span>
+          </Link>
+          {STATUSES.map((s) => (
+            <Link key={s} href={withParams(place, { status: s })} class="chip" aria-current={status === s ? 'page' : undefined}>
+              {s} <span class="count">{fmtNumber(f?.summary.by_status[s])}</span>
+            </Link>
+          ))}
+        </nav>
+        <form role="search" class="search" onSubmit={(e) => e.preventDefault()}>
+          <label for="device-search" class="visually-hidden">
+            Search devices by name or id
+          </label>
+          <input
+            id="device-search"
+            type="search"
+            placeholder="Search by name or id"
+            value={search}
+            onInput={(e) => navigate(withParams(place, { q: (e.target as HTMLInputElement).value }), { replace: true })}
+          />
+        </form>
+      </div>
+      <div class="fleet-layout">
+        <div>
+          <div class="toolbar">
+            <label for="group-filter">Group</label>
+            <select id="group-filter" value={groupId ?? ''} onChange={(e) => (setCursor(null), navigate(withParams(place, { group: (e.target as HTMLSelectElement).value })))}>
+              <option value="">All groups</option>
+              <option value="none">In no group</option>
+              {f?.groups.map((g) => (
+                <option key={g.group_id} value={g.group_id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+            <span class="spacer" />
+            <span class="muted">{selected.size} selected</span>
+            <label for="assign-target" class="visually-hidden">
+              Group to move the selected devices into
+            </label>
+            <select id="assign-target" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+              <option value="">Move to group…</option>
+              {f?.groups.map((g) => (
+                <option key={g.group_id} value={g.group_id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+            <button type="button" class="button small" disabled={selected.size === 0 || !target} onClick={() => change('assign', target)}>
+              Move
+            </button>
+            {currentGroup ? (
+              <button type="button" class="button small" disabled={selected.size === 0} onClick={() => change('unassign', currentGroup.group_id)}>
+                Remove from “{currentGroup.name}”
+              </button>
+            ) : null}
+          </div>
+          <ErrorNote error={fleet.error} retry={fleet.reload} />
+          {f ? (
+            devices.length === 0 ? (
+              <Empty title={f.summary.total_devices === 0 ? 'No devices yet' : 'No device matches'}>
+                {f.summary.total_devices === 0 ? (
+                  <p>A device appears here with its first proof (its robot_id) or its first health report.</p>
+                ) : (
+                  <p>
+                    Change the filters, or <Link href={`${BASE}fleet`}>show every device</Link>.
+                  </p>
+                )}
+              </Empty>
+            ) : (
+              <DeviceTable devices={devices} selected={selected} toggle={toggle} allShown={allShown} groupName={groupName} setAll={(on) => setSelected(on ? new Set(devices.map((d) => d.device_id)) : new Set())} />
+            )
+          ) : fleet.loading ? (
+            <Loading />
+          ) : null}
+          {f?.next_cursor ? (
+            <button type="button" class="button" onClick={() => setCursor(f.next_cursor)}>
+              Next page
+            </button>
+          ) : null}
+        </div>
+        <GroupsPanel groups={f?.groups ?? []} onChanged={(m) => (setMessage(m), fleet.reload())} onDelete={setDeleting} />
+      </div>
+      <ConfirmDialog open={deleting !== null} title={`Delete the group “${deleting?.name ?? ''}”?`} confirmLabel="Delete group" danger onClose={removeGroup}>
+        <p>
+          {deleting?.device_count === 0
+            ? 'It has no devices.'
+            : deleting?.device_count === 1
+              ? 'Its 1 device stays in the fleet, in no group.'
+              : `Its ${fmtNumber(deleting?.device_count)} devices stay in the fleet, in no group.`}{' '}
+          No proof or device is deleted.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function DeviceTable(p: {
+  devices: Device[];
+  selected: ReadonlySet<string>;
+  toggle: (id: string) => void;
+  allShown: boolean;
+  setAll: (on: boolean) => void;
+  groupName: (id: string | null) => string;
+}) {
+  return (
+    <div class="table-wrap panel flush">
+      <table>
+        <caption class="visually-hidden">Devices</caption>
+        <thead>
+          <tr>
+            <th scope="col" class="check">
+              <input type="checkbox" aria-label="Select every device shown" checked={p.allShown} onChange={(e) => p.setAll((e.target as HTMLInputElement).checked)} />
+            </th>
+            <th scope="col">Device</th>
+            <th scope="col">Status</th>
+            <th scope="col">Group</th>
+            <th scope="col">Last seen</th>
+            <th scope="col" class="num">
+              Proofs
+            </th>
+            <th scope="col">Last health</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.devices.map((d) => (
+            <tr key={d.device_id}>
+              <td class="check">
+                <input type="checkbox" aria-label={`Select ${d.name}`} checked={p.selected.has(d.device_id)} onChange={() => p.toggle(d.device_id)} />
+              </td>
+              <th scope="row">
+                <Link href={`${BASE}fleet/devices/${encodeURIComponent(d.device_id)}`}>{d.name}</Link>
+                {d.custom_name ? <span class="sub mono">{d.device_id}</span> : null}
+              </th>
+              <td>
+                <StatusBadge status={d.status} />
+              </td>
+              <td>{p.groupName(d.group_id)}</td>
+              <td title={d.last_seen_at}>{fmtAgo(d.last_seen_at)}</td>
+              <td class="num">{fmtNumber(d.proof_count)}</td>
+              <td class="clip">{d.last_health?.message ?? (d.last_health ? d.last_health.status : '—')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+import test, { type ExecutionContext } from 'ava';
+import type { Page } from 'playwright-core';
+import { checkPage, launchChromium, openPage, type LaunchedBrowser, type Watched } from '../support/browser.js';
+import { startDashboardRegistry, type DashboardRegistry } from '../support/dashboard-registry.js';
+import { aWallet, ManualClock, type TestWallet } from '../support/identity.js';
+import { anEnvelope } from '../support/mothers.js';
+
+/**
+ * What an operator does in the dashboard, on one database: sign in with a Wallet Standard
+ * wallet, create a key and watch it be used, manage the fleet and its groups, read a device's
+ * health, search proofs and open one, verify envelopes, and delete the key. Every view is
+ * checked for console errors, CSP violations, requests to other origins and axe-core
+ * (WCAG 2 A/AA) violations, and screenshotted.
+ */
+export function operatorFlow(label: string, database: { url(): Promise<string>; drop?(): Promise<void> }): void {
+  let registry: DashboardRegistry;
+  let chrome: LaunchedBrowser;
+  let w: Watched;
+  const wallet: TestWallet = aWallet(7);
+  let key = '';
+  const shot = (name: string) => `${name}${label === 'sqlite' ? '' : `-${label}`}`;
+  const now = Date.now();
+  // The service's clock starts two hours back, so health reports can be spread over time.
+  const clock = new ManualClock(now - 2 * 3600_000);
+  const minutesAgo = (m: number) => new Date(now - m * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+  test.before(async () => {
+    [registry, chrome] = await Promise.all([startDashboardRegistry({ databaseUrl: await database.url(), clock, env: { JWT_TTL_S: '86400' } }), launchChromium()]);
+    await registry.fund(wallet.address, '50000');
+    w = await openPage(chrome.browser, registry.url, { wallet, walletName: 'Test Wallet' });
+  });
+  test.after.always(async () => {
+    await w?.close();
+    await chrome?.close();
+    await registry?.close();
+    await database.drop?.();
+  });
+
+  const page = (): Page => w.page;
+  const go = async (path: string, h1: string) => {
+    await page().goto(`${registry.url}/dashboard/${path}`);
+    await page().getByRole('heading', { level: 1, name: h1 }).waitFor();
+  };
+  const withKey = (method: string, path: string, body?: unknown) =>
+    fetch(registry.url + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'x-wallet-address': wallet.address, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+
+  test.serial(`${label}: sign in, create a key (shown once), use it, and see its counts move`, async (t: ExecutionContext) => {
+    await page().goto(`${registry.url}/`);
+    await page().getByRole('button', { name: 'Test Wallet' }).click();
+    await page().getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page().getByRole('link', { name: 'API keys' }).click();
+    await page().getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page().getByText('No API keys yet').waitFor();
+    await page().getByLabel('Name').fill('warehouse robots');
+    await page().getByRole('button', { name: 'Create key' }).click();
+    key = (await page().getByTestId('new-key').innerText()).trim();
+    t.regex(key, /^pr_live_/);
+    t.true((await page().locator('.new-key').innerText()).includes('it will not be shown again'));
+    // Stored nowhere by the page.
+    t.false(await page().evaluate((k) => JSON.stringify({ ...sessionStorage, ...localStorage }).includes(k), key));
+    await checkPage(t, w, shot('keys-created'));
+
+    // Health reports: the route takes the owner's dashboard token.
+    const token = await registry.signIn(wallet);
+    for (const [i, cpu] of [35, 55, 48, 82].entries()) {
+      const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', { token, wallet: wallet.address, body: { status: i === 3 ? 'degraded' : 'ok', cpu_percent: cpu, memory_percent: 40 + i * 6, battery_percent: 92 - i * 18, temperature_c: 41 + i * 3, message: i === 3 ? `<b>fan</b> slow` : null } });
+      t.is(res.status, 201);
+      clock.advance(25 * 60_000);
+    }
+
+    clock.advance(Date.now() - clock.nowMs());
+    const submit = (envelope: unknown) => withKey('POST', '/v1/proofs', { envelope });
+    const hostile = '<img src=x onerror="document.title=1">';
+    t.is((await submit(anEnvelope({ taskId: 'pick-42', robotId: 'arm-1', createdAt: minutesAgo(50), meta: { note: hostile } }))).status, 200);
+    t.is((await submit(anEnvelope({ taskId: 'pick-43', robotId: 'arm-2', createdAt: minutesAgo(20) }))).status, 200);
+    t.is((await submit(anEnvelope({ taskId: 'sort-7', robotId: 'arm-2', createdAt: minutesAgo(5) }))).status, 200);
+    t.is((await submit({ ...anEnvelope({ taskId: 'forged' }), signature_b64: 'A'.repeat(88) })).status, 422);
+    await page().reload();
+    await page().getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    const row = page().getByRole('row', { name: /warehouse robots/ });
+    await row.waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    // 4 proof submissions, one refused.
+    t.is(cells[3], '4');
+    t.is(cells[4], '1');
+    t.is(cells[5], '25.0 %');
+    t.not(cells[2], 'never');
+    await row.getByRole('link', { name: 'warehouse robots' }).click();
+    await page().locator('figcaption', { hasText: 'Requests and errors per day (UTC)' }).waitFor();
+    await page().locator('.chart-canvas canvas').first().waitFor();
+    await page().getByText('Show as a table').click();
+    const today = new Date().toISOString().slice(0, 10);
+    const todayRow = await page().getByRole('row', { name: new RegExp(today) }).locator('td').allInnerTexts();
+    t.deepEqual(todayRow, [today, '4', '1']);
+    t.true(page().url().includes('?key='));
+    await page().getByText('Show as a table').click();
+    await checkPage(t, w, shot('keys'));
+  });
+
+  test.serial(`${label}: the overview shows the proofs, devices and refusals`, async (t) => {
+    await go('', 'Overview');
+    const stats = page().locator('.stats');
+    await stats.getByText('Proofs, last 24 h').waitFor();
+    const figures = await stats.innerText();
+    t.true(figures.includes('3 in 7 days'));
+    // Counts read as English: one error, not "1 errors".
+    t.true(figures.includes('1 error · 25.0 % error rate'), figures);
+    t.true(figures.includes('of the latest 3 proofs'), figures);
+    await page().locator('.chart-canvas canvas').first().waitFor();
+    t.is(await page().locator('.chart-canvas canvas').count(), 2);
+    await checkPage(t, w, shot('overview'));
+    await page().getByRole('link', { name: 'Last 7 days' }).click();
+    await page().waitForURL(/range=7d/);
+    await page().locator('figcaption', { hasText: 'Proofs per day' }).waitFor();
+    t.pass();
+  });
+
+  test.serial(`${label}: fleet: status chips, search, a group made and filled with checkboxes, then deleted`, async (t) => {
+    await go('fleet', 'Fleet');
+    await page().getByRole('row', { name: /arm-1/ }).waitFor();
+    t.is(await page().locator('tbody tr').count(), 2);
+    t.regex(await page().getByRole('link', { name: /^degraded/i }).innerText(), /1/);
+    await page().getByRole('link', { name: /^degraded/i }).click();
+    await page().waitForURL(/status=degraded/);
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    // The health message is the device's text, shown as text.
+    t.is(await page().getByRole('row', { name: /arm-1/ }).locator('td.clip').innerText(), '<b>fan</b> slow');
+    await page().getByRole('link', { name: /^all/i }).click();
+    await page().getByRole('searchbox').fill('arm-2');
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    await page().getByRole('searchbox').fill('');
+
+    await page().getByLabel('Name', { exact: true }).fill('Line A');
+    await page().getByRole('button', { name: 'Create group' }).click();
+    await page().locator('#assign-target option', { hasText: 'Line A' }).waitFor({ state: 'attached' });
+    await page().getByLabel('Select every device shown').check();
+    await page().locator('#assign-target').selectOption({ label: 'Line A' });
+    await page().getByRole('button', { name: 'Move', exact: true }).click();
+    await page().locator('.note-success').getByText('Moved 2 of 2 devices into “Line A”.').waitFor();
+    await page().locator('#group-filter').selectOption({ label: 'Line A' });
+    await page().waitForURL(/group=/);
+    await page().waitForFunction(() => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2);
+    await checkPage(t, w, shot('fleet'));
+
+    await page().getByLabel('Select arm-2').check();
+    await page().getByRole('button', { name: 'Remove from “Line A”' }).click();
+    await page().locator('.note-success').getByText('Removed 1 of 1 device from “Line A”.').waitFor();
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    await page().getByRole('button', { name: 'Delete the group Line A' }).click();
+    const dialog = page().getByRole('dialog');
+    t.true((await dialog.innerText()).includes('Its 1 device stays in the fleet'));
+    await dialog.getByRole('button', { name: 'Delete group' }).click();
+    await page().getByText('Deleted the group “Line A”; 1 device is now in no group.').first().waitFor();
+    t.is(await page().locator('.group-list li').count(), 0);
+  });
+
+  test.serial(`${label}: a device page charts its health history, lists its proofs, and renames it`, async (t) => {
+    await go('fleet', 'Fleet');
+    await page().getByRole('link', { name: 'arm-1' }).click();
+    await page().getByRole('heading', { level: 1, name: 'arm-1' }).waitFor();
+    await page().waitForFunction(() => document.querySelectorAll('.chart-canvas canvas').length === 4);
+    for (const title of ['CPU (%)', 'Memory (%)', 'Battery (%)', 'Temperature (°C)']) t.is(await page().locator('figcaption', { hasText: title }).count(), 1, title);
+    t.is(await page().getByRole('table', { name: 'Recent proofs of arm-1' }).locator('tbody tr').count(), 1);
+    await checkPage(t, w, shot('device'));
+    await page().getByLabel('Display name').fill('Picker <one>');
+    await page().getByRole('button', { name: 'Rename' }).click();
+    await page().getByRole('heading', { level: 1, name: 'Picker <one>' }).waitFor();
+    t.pass();
+  });
+
+  test.serial(`${label}: proofs: every filter in the URL, kept on reload; a proof page shows its envelope as text, its checks and score`, async (t) => {
+    await go('proofs', 'Proofs');
+    await page().locator('tbody tr').nth(2).waitFor();
+    t.is(await page().locator('tbody tr').count(), 3);
+    await page().getByLabel('Robot id').fill('arm-2');
+    await page().getByLabel('Order').selectOption('asc');
+    await page().getByRole('button', { name: 'Search' }).click();
+    await page().waitForURL(/robot_id=arm-2/);
+    t.true(page().url().includes('order=asc'));
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    await page().reload();
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    t.deepEqual(await page().locator('tbody tr td:nth-child(2)').allInnerTexts(), ['pick-43', 'sort-7']);
+    await checkPage(t, w, shot('proofs'));
+
+    await page().getByLabel('Robot id').fill('');
+    await page().getByLabel('Task id').fill('pick-42');
+    await page().getByRole('button', { name: 'Search' }).click();
+    await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 1 && document.querySelector('tbody td')?.textContent === 'pick-42');
+    await page().locator('tbody th a').click();
+    await page().getByRole('heading', { level: 1, name: 'Proof of pick-42' }).waitFor();
+    await page().getByText('Valid: every check passed.').waitFor();
+    await page().locator('.score .stat-value').waitFor();
+    const json = await page().locator('pre.json').innerText();
+    t.true(json.includes('<img src=x onerror=\\"document.title=1\\">'));
+    t.is(await page().locator('pre.json img').count(), 0);
+    t.not(await page().title(), '1');
+    t.true((await page().locator('.checks').innerText()).toLowerCase().includes('passed'));
+    await checkPage(t, w, shot('proof'));
+  });
+
+  test.serial(`${label}: the verify tool gives each pasted envelope its verdict`, async (t) => {
+    await go('verify', 'Verify envelopes');
+    const good = anEnvelope({ taskId: 'check-1' });
+    const bad = { ...anEnvelope({ taskId: 'check-2' }), signature_b64: 'A'.repeat(88) };
+    await page().getByLabel(/^Envelopes/).fill(JSON.stringify([good, bad]));
+    await page().getByRole('button', { name: 'Verify' }).click();
+    await page().getByText('2 envelopes:').waitFor();
+    const verdicts = await page().locator('tbody tr td:nth-child(2)').allInnerTexts();
+    t.deepEqual(verdicts.map((v) => v.trim().toLowerCase()), ['valid', 'invalid']);
+    await checkPage(t, w, shot('verify'));
+  });
+
+  test.serial(`${label}: deleting the key asks first, with its last use and request count; the key is then refused`, async (t) => {
+    await go('keys', 'API keys');
+    await page().getByRole('button', { name: 'Delete the key warehouse robots' }).click();
+    const dialog = page().getByRole('dialog');
+    await dialog.waitFor();
+    t.regex(await dialog.innerText(), /last used just now .* has made 4 requests/s);
+    await checkPage(t, w, shot('keys-delete-dialog'));
+    await dialog.getByRole('button', { name: 'Delete key' }).click();
+    await page().getByText('No API keys yet').waitFor();
+    t.is((await withKey('GET', '/v1/proofs')).status, 401);
+  });
+}
