@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
+import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofSortField, ProofStore } from '../../application/ports/proof-store.js';
+import type { ProofSummary } from '../../domain/proof/proof-record.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
@@ -21,6 +22,7 @@ export class KnexProofStore implements ProofStore {
    * keeps the indexes usable), SQLite compares bytes by default.
    */
   private readonly proofIdKey: string;
+  private readonly postgres: boolean;
 
   private readonly commits: GroupCommit;
 
@@ -35,7 +37,8 @@ export class KnexProofStore implements ProofStore {
   ) {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
-    this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
+    this.postgres = db.dialect === 'postgres';
+    this.proofIdKey = this.postgres ? 'proof_id collate "C"' : 'proof_id';
     // One batch in flight at a time on both databases. SQLite has one writer anyway. On
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
@@ -59,9 +62,35 @@ export class KnexProofStore implements ProofStore {
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
+    if (q.after !== undefined && q.offset !== undefined) throw new Error('a search takes a position or an offset, not both');
+    const sort = q.sort ?? 'created_at';
     const direction = q.order === 'asc' ? 'asc' : 'desc';
+    // One row beyond the page tells whether another page exists, without a COUNT.
+    const want = q.limit + 1;
+    const rows: SummaryRow[] = [];
+    for (const segment of this.segments(sort, direction, q.after)) {
+      const query = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
+      segment.where?.(query);
+      query.orderByRaw(segment.orderBy).limit(want - rows.length);
+      if (q.offset) query.offset(q.offset);
+      rows.push(...(await query));
+      if (rows.length >= want) break;
+    }
+    const page = rows.slice(0, q.limit).map(toSummary);
+    const last = page[page.length - 1];
+    return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
+  }
+
+  async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
+    const matching = this.filtered(wallet, q).select(this.knex.raw('1')).limit(upTo);
+    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.as('matching'));
+    return Number(row?.n ?? 0);
+  }
+
+  /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
+  private filtered(wallet: string, q: ProofQuery): Knex.QueryBuilder {
     // The wallet's key, looked up once: every index of `proofs` leads with it.
-    const query = this.knex<SummaryRow>('proofs').select([...SUMMARY_COLUMNS]).where('wallet_id', walletKeyOf(this.knex, wallet));
+    const query = this.knex('proofs').where('wallet_id', walletKeyOf(this.knex, wallet));
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
     if (q.robotId !== undefined) query.where('robot_id', q.robotId);
     if (q.runId !== undefined) query.where('run_id', q.runId);
@@ -80,22 +109,76 @@ export class KnexProofStore implements ProofStore {
       // search_text is stored lower-cased; the needle is matched literally, wildcards included.
       query.whereRaw("search_text like ? escape '\\'", [`%${escapeLike(q.text.toLowerCase())}%`]);
     }
-    if (q.after) {
-      // A row-value comparison is a single index range condition on both dialects.
-      query.whereRaw(`(created_at_ms, ${this.proofIdKey}) ${direction === 'asc' ? '>' : '<'} (?, ?)`, [
-        q.after.createdAtMs,
-        q.after.proofId,
-      ]);
-    }
-    // One row beyond the page tells whether another page exists, without a COUNT.
-    const rows = await query.orderByRaw(`created_at_ms ${direction}, ${this.proofIdKey} ${direction}`).limit(q.limit + 1);
-    const page = rows.slice(0, q.limit).map(toSummary);
-    const last = page[page.length - 1];
-    return {
-      items: page,
-      next: rows.length > q.limit && last ? { createdAtMs: last.createdAtMs, proofId: last.proofId } : null,
-    };
+    return query;
   }
+
+  /**
+   * The queries that read a page, in turn, each continuing where the one before ran out: one,
+   * except for the robot order from a cursor, where the proofs without a robot id (first in
+   * ascending order, last in descending) are a range of their own. Each orders by the columns
+   * of one index, so each is one range of it, read in either direction, with no sort.
+   */
+  private segments(sort: ProofSortField, direction: 'asc' | 'desc', after: ProofCursor | undefined): Segment[] {
+    const d = direction;
+    const op = d === 'asc' ? '>' : '<';
+    const pid = this.proofIdKey;
+    const byTime = `created_at_ms ${d}, ${pid} ${d}`;
+    switch (sort) {
+      case 'created_at':
+        return [{ orderBy: byTime, ...(after && { where: (q) => q.whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [after.createdAtMs, after.proofId]) }) }];
+      case 'payload_hash':
+        return [{ orderBy: `${pid} ${d}`, ...(after && { where: (q) => q.whereRaw(`${pid} ${op} ?`, [after.proofId]) }) }];
+      case 'task_id': {
+        const task = this.textKey('task_id');
+        return [
+          {
+            orderBy: `${task} ${d}, ${byTime}`,
+            ...(after && { where: (q) => q.whereRaw(`(${task}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [after.key ?? '', after.createdAtMs, after.proofId]) }),
+          },
+        ];
+      }
+      case 'robot_id': {
+        const robot = this.textKey('robot_id');
+        // SQLite orders NULL first; PostgreSQL is told to (its index is declared so, 010_search).
+        const nulls = this.postgres ? (d === 'asc' ? ' nulls first' : ' nulls last') : '';
+        const byRobot = `${robot} ${d}${nulls}, ${byTime}`;
+        const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
+        const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
+        if (!after) return [{ orderBy: byRobot }];
+        const key = after.key ?? null;
+        if (d === 'asc') {
+          // Past the proofs without a robot id, a row comparison skips them (NULL compares to nothing).
+          if (key !== null) return [{ orderBy: byRobot, where: (q) => robotsAfter(q, after) }];
+          return [
+            { orderBy: byTime, where: (q) => nullsAfter(q, after) },
+            { orderBy: byRobot, where: (q) => q.whereNotNull('robot_id') },
+          ];
+        }
+        if (key === null) return [{ orderBy: byTime, where: (q) => nullsAfter(q, after) }];
+        return [
+          { orderBy: byRobot, where: (q) => robotsAfter(q, after) },
+          { orderBy: byTime, where: (q) => q.whereNull('robot_id') },
+        ];
+      }
+    }
+  }
+
+  /** A text column compared by its bytes: on PostgreSQL `collate "C"`, as its indexes are (010_search). */
+  private textKey(column: 'task_id' | 'robot_id'): string {
+    return this.postgres ? `${column} collate "C"` : column;
+  }
+}
+
+interface Segment {
+  readonly orderBy: string;
+  readonly where?: (query: Knex.QueryBuilder) => unknown;
+}
+
+function cursorAt(last: ProofSummary, sort: ProofSortField): ProofCursor {
+  const base = { createdAtMs: last.createdAtMs, proofId: last.proofId };
+  if (sort === 'task_id') return { ...base, key: last.taskId };
+  if (sort === 'robot_id') return { ...base, key: last.robotId };
+  return base;
 }
 
 /** Makes `%`, `_` and the escape character itself match literally in LIKE … ESCAPE '\'. */
