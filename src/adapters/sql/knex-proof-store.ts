@@ -23,6 +23,8 @@ export class KnexProofStore implements ProofStore {
    */
   private readonly proofIdKey: string;
   private readonly postgres: boolean;
+  /** How many proofs of the list a text search tests in order before it asks the trigram index. */
+  private readonly textProbe: number;
 
   private readonly commits: GroupCommit;
 
@@ -33,8 +35,9 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter } = {},
+    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter; readonly textProbe?: number } = {},
   ) {
+    this.textProbe = options.textProbe ?? TEXT_PROBE;
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
     this.postgres = db.dialect === 'postgres';
@@ -67,6 +70,13 @@ export class KnexProofStore implements ProofStore {
     const direction = q.order === 'asc' ? 'asc' : 'desc';
     // One row beyond the page tells whether another page exists, without a COUNT.
     const want = q.limit + 1;
+    const rows = q.text !== undefined && indexable(q.text) && sort !== 'robot_id' ? await this.textPage(wallet, q, sort, direction, want) : await this.page(wallet, q, sort, direction, want);
+    const page = rows.slice(0, q.limit).map(toSummary);
+    const last = page[page.length - 1];
+    return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
+  }
+
+  private async page(wallet: string, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
     const rows: SummaryRow[] = [];
     for (const segment of this.segments(sort, direction, q.after)) {
       const query = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
@@ -76,21 +86,62 @@ export class KnexProofStore implements ProofStore {
       rows.push(...(await query));
       if (rows.length >= want) break;
     }
-    const page = rows.slice(0, q.limit).map(toSummary);
-    const last = page[page.length - 1];
-    return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
+    return rows;
+  }
+
+  /**
+   * A page of a text search, in two steps, so that neither a common needle nor a rare one
+   * reads the wallet's proofs: first the next TEXT_PROBE proofs of the list, in its order, each
+   * tested (a needle in one proof of 40 fills a page there); then, past them, only the proofs
+   * the trigram index names, sorted. The boundary between the steps is a position in the
+   * order, so the two together are the list's order exactly.
+   */
+  private async textPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+    const [segment] = this.segments(sort, direction, q.after);
+    const columns = this.positionColumns(sort);
+    const { text, ...filters } = q;
+    const boundaryQuery = this.filtered(wallet, filters).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
+    segment!.where?.(boundaryQuery);
+    const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(this.textProbe - 1).limit(1))[0] as Record<string, unknown> | undefined;
+    const skip = q.offset ?? 0;
+    const first = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
+    segment!.where?.(first);
+    const position = `(${columns.map((c) => c.expression).join(', ')})`;
+    const values = boundary ? columns.map((c) => boundary[c.name] as Knex.Value) : [];
+    const marks = `(${columns.map(() => '?').join(', ')})`;
+    if (boundary) first.whereRaw(`${position} ${direction === 'asc' ? '<=' : '>='} ${marks}`, values);
+    const found: SummaryRow[] = await first.orderByRaw(segment!.orderBy).limit(skip + want);
+    if (!boundary || found.length >= skip + want) return found.slice(skip);
+    const rest = this.filtered(wallet, filters).select([...SUMMARY_COLUMNS]);
+    this.whereText(rest, text!, true);
+    rest.whereRaw(`${position} ${direction === 'asc' ? '>' : '<'} ${marks}`, values).orderByRaw(segment!.orderBy);
+    // What the offset still skips is skipped in the second step's own order.
+    const kept = found.slice(skip);
+    rest.limit(want - kept.length);
+    if (skip > found.length) rest.offset(skip - found.length);
+    return [...kept, ...(await rest)];
   }
 
   async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
-    const matching = this.filtered(wallet, q).select(this.knex.raw('1')).limit(upTo);
-    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.as('matching'));
+    const { text, ...filters } = q;
+    let matching: Knex.QueryBuilder;
+    if (text !== undefined && indexable(text) && !this.postgres) {
+      // The trigram index leads and each proof it names is looked up by its key: the count
+      // stops at upTo however many proofs the wallet has.
+      matching = this.filtered(wallet, filters, this.knex('proofs_fts').join('proofs', 'proofs.id', 'proofs_fts.rowid'));
+      matching.whereRaw('proofs_fts match ?', [ftsPhrase(text)]);
+      this.whereText(matching, text, false);
+    } else {
+      matching = this.filtered(wallet, q);
+    }
+    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.select(this.knex.raw('1')).limit(upTo).as('matching'));
     return Number(row?.n ?? 0);
   }
 
   /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
-  private filtered(wallet: string, q: ProofQuery): Knex.QueryBuilder {
+  private filtered(wallet: string, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs')): Knex.QueryBuilder {
     // The wallet's key, looked up once: every index of `proofs` leads with it.
-    const query = this.knex('proofs').where('wallet_id', walletKeyOf(this.knex, wallet));
+    const query = from.where('proofs.wallet_id', walletKeyOf(this.knex, wallet));
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
     if (q.robotId !== undefined) query.where('robot_id', q.robotId);
     if (q.runId !== undefined) query.where('run_id', q.runId);
@@ -105,11 +156,35 @@ export class KnexProofStore implements ProofStore {
           .where('proof_topics.topic', q.topic),
       );
     }
-    if (q.text !== undefined) {
-      // search_text is stored lower-cased; the needle is matched literally, wildcards included.
-      query.whereRaw("search_text like ? escape '\\'", [`%${escapeLike(q.text.toLowerCase())}%`]);
-    }
+    if (q.text !== undefined) this.whereText(query, q.text, false);
     return query;
+  }
+
+  /**
+   * The text rule (docs/storage.md, "Text search"): the lower-cased needle is a substring of
+   * the lower-cased `search_text`, matched literally, wildcards included. `indexed` also
+   * narrows to the proofs the trigram index names, which the substring test then decides.
+   */
+  private whereText(query: Knex.QueryBuilder, text: string, indexed: boolean): void {
+    const needle = text.toLowerCase();
+    if (indexed) {
+      if (this.postgres) {
+        // Materialized, the GIN index is read once, whatever the planner thinks of the needle.
+        query.whereRaw("proofs.id in (select hit.id from (select id from proofs where search_text like ? escape '\\' offset 0) hit)", [`%${escapeLike(needle)}%`]);
+      } else {
+        query.whereRaw('proofs.id in (select rowid from proofs_fts where proofs_fts match ?)', [ftsPhrase(text)]);
+      }
+    }
+    query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(needle)}%`]);
+  }
+
+  /** The columns of a sort's position, in order, as selected and as compared. */
+  private positionColumns(sort: Exclude<ProofSortField, 'robot_id'>): Array<{ name: string; select: string; expression: string }> {
+    const time = { name: 'created_at_ms', select: 'created_at_ms', expression: 'created_at_ms' };
+    const id = { name: 'proof_id', select: 'proof_id', expression: this.proofIdKey };
+    if (sort === 'payload_hash') return [id];
+    if (sort === 'task_id') return [{ name: 'task_id', select: 'task_id', expression: this.textKey('task_id') }, time, id];
+    return [time, id];
   }
 
   /**
@@ -179,6 +254,24 @@ function cursorAt(last: ProofSummary, sort: ProofSortField): ProofCursor {
   if (sort === 'task_id') return { ...base, key: last.taskId };
   if (sort === 'robot_id') return { ...base, key: last.robotId };
   return base;
+}
+
+/**
+ * How many proofs of the list a text search tests in order before it asks the trigram index:
+ * a needle in one proof of 40 fills a page of 50 within them.
+ */
+const TEXT_PROBE = 2_000;
+
+/** A trigram index can serve a needle of three characters or more. */
+function indexable(text: string): boolean {
+  let n = 0;
+  for (const _ of text) if (++n >= 3) return true;
+  return false;
+}
+
+/** The needle as one FTS5 phrase: with the trigram tokenizer, the proofs whose text holds it. */
+function ftsPhrase(text: string): string {
+  return `"${text.toLowerCase().replaceAll('"', '""')}"`;
 }
 
 /** Makes `%`, `_` and the escape character itself match literally in LIKE … ESCAPE '\'. */
