@@ -86,6 +86,9 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
       { text: 'e', createdAfterMs: Date.parse(at(1)) },
       { text: 'weld', taskId: 'weld' },
       { text: 'lyon', topic: 'nav/pose' },
+      { topic: 'nav/pose' },
+      { topic: 'safety/state', sort: 'task_id' },
+      { topic: 'nav/pose', sort: 'payload_hash', createdBeforeMs: Date.parse(at(4)) },
     ];
     for (const q of queries) {
       for (const order of ['asc', 'desc'] as const) {

@@ -70,7 +70,8 @@ export class KnexProofStore implements ProofStore {
     const direction = q.order === 'asc' ? 'asc' : 'desc';
     // One row beyond the page tells whether another page exists, without a COUNT.
     const want = q.limit + 1;
-    const rows = q.text !== undefined && indexable(q.text) && sort !== 'robot_id' ? await this.textPage(wallet, q, sort, direction, want) : await this.page(wallet, q, sort, direction, want);
+    const sparse = (q.topic !== undefined || (q.text !== undefined && indexable(q.text))) && sort !== 'robot_id';
+    const rows = sparse ? await this.probedPage(wallet, q, sort, direction, want) : await this.page(wallet, q, sort, direction, want);
     const page = rows.slice(0, q.limit).map(toSummary);
     const last = page[page.length - 1];
     return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
@@ -78,8 +79,10 @@ export class KnexProofStore implements ProofStore {
 
   private async page(wallet: string, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
     const rows: SummaryRow[] = [];
-    for (const segment of this.segments(sort, direction, q.after)) {
-      const query = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
+    // Ordered by robot, a topic or text search reads the proofs its index names and sorts them.
+    const hits = q.topic !== undefined ? { topic: q.topic } : q.text !== undefined && indexable(q.text) ? { text: q.text } : undefined;
+    for (const segment of this.segments(sort, direction, q.after, this.sortsByIndex(q, sort))) {
+      const query = this.filtered(wallet, q, hits ? this.fromHits(wallet, hits) : undefined).select([...SUMMARY_COLUMNS]);
       segment.where?.(query);
       query.orderByRaw(segment.orderBy).limit(want - rows.length);
       if (q.offset) query.offset(q.offset);
@@ -90,17 +93,32 @@ export class KnexProofStore implements ProofStore {
   }
 
   /**
-   * A page of a text search, in two steps, so that neither a common needle nor a rare one
-   * reads the wallet's proofs: first the next TEXT_PROBE proofs of the list, in its order, each
-   * tested (a needle in one proof of 40 fills a page there); then, past them, only the proofs
-   * the trigram index names, sorted. The boundary between the steps is a position in the
-   * order, so the two together are the list's order exactly.
+   * Whether a page may be read in the order of the sort's own index. Every filter's index ends
+   * in (created_at_ms, proof_id), so the time order always may. Another order with a filter
+   * that is not on the sort's own column may not on SQLite: its planner would rather walk the
+   * sort's index over the whole wallet, testing each proof, than sort the filter's proofs, and
+   * a rare value then reads the wallet. The filter's index is read and its proofs sorted.
    */
-  private async textPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
-    const [segment] = this.segments(sort, direction, q.after);
+  private sortsByIndex(q: ProofQuery, sort: ProofSortField): boolean {
+    if (this.postgres || sort === 'created_at') return true;
+    const own = sort === 'task_id' ? 'taskId' : sort === 'robot_id' ? 'robotId' : undefined;
+    const filters = (['taskId', 'robotId', 'runId', 'signerPublicKeyB64', 'createdAfterMs', 'createdBeforeMs', 'topic', 'text'] as const).filter((k) => q[k] !== undefined && k !== own);
+    return filters.length === 0;
+  }
+
+  /**
+   * A page of a search by text or topic, in two steps, so that neither a common needle or
+   * topic nor a rare one reads the wallet's proofs: first the next `textProbe` proofs of the
+   * list (with its other filters), in its order, each tested (a needle in one proof of 40
+   * fills a page there); then, past them, only the proofs the trigram index or the topic
+   * index names, sorted. The boundary between the steps is a position in the order, so the
+   * two together are the list's order exactly.
+   */
+  private async probedPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+    const { text, topic, ...others } = q;
+    const [segment] = this.segments(sort, direction, q.after, this.sortsByIndex(others, sort));
     const columns = this.positionColumns(sort);
-    const { text, ...filters } = q;
-    const boundaryQuery = this.filtered(wallet, filters).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
+    const boundaryQuery = this.filtered(wallet, others).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
     segment!.where?.(boundaryQuery);
     const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(this.textProbe - 1).limit(1))[0] as Record<string, unknown> | undefined;
     const skip = q.offset ?? 0;
@@ -112,8 +130,7 @@ export class KnexProofStore implements ProofStore {
     if (boundary) first.whereRaw(`${position} ${direction === 'asc' ? '<=' : '>='} ${marks}`, values);
     const found: SummaryRow[] = await first.orderByRaw(segment!.orderBy).limit(skip + want);
     if (!boundary || found.length >= skip + want) return found.slice(skip);
-    const rest = this.filtered(wallet, filters).select([...SUMMARY_COLUMNS]);
-    this.whereText(rest, text!, true);
+    const rest = this.filtered(wallet, q, this.fromHits(wallet, text !== undefined && indexable(text) ? { text } : { topic: topic! })).select([...SUMMARY_COLUMNS]);
     rest.whereRaw(`${position} ${direction === 'asc' ? '>' : '<'} ${marks}`, values).orderByRaw(segment!.orderBy);
     // What the offset still skips is skipped in the second step's own order.
     const kept = found.slice(skip);
@@ -122,15 +139,31 @@ export class KnexProofStore implements ProofStore {
     return [...kept, ...(await rest)];
   }
 
+  /**
+   * The proofs the trigram index (a needle) or the topic index names, as the outer loop of a
+   * query: each is then read by its key. SQLite is held to that order by CROSS JOIN, which its
+   * planner never reorders (it would rather walk the wallet's index and test each proof);
+   * PostgreSQL reads the hits once (OFFSET 0 keeps the subquery apart) and joins them.
+   */
+  private fromHits(wallet: string, by: { readonly text: string } | { readonly topic: string }): Knex.QueryBuilder {
+    const join = this.postgres ? 'join' : 'cross join';
+    if ('topic' in by) {
+      const hits = this.knex('proof_topics').select('proof_pk as pk').where('proof_topics.wallet_id', walletKeyOf(this.knex, wallet)).where('proof_topics.topic', by.topic);
+      return this.knex.from(hits.as('hit')).joinRaw(`${join} proofs on proofs.id = hit.pk`);
+    }
+    const hits = this.postgres
+      ? this.knex.raw("(select id as pk from proofs where search_text like ? escape '\\' offset 0) as hit", [`%${escapeLike(by.text.toLowerCase())}%`])
+      : this.knex.raw('(select rowid as pk from proofs_fts where proofs_fts match ?) as hit', [ftsPhrase(by.text)]);
+    return this.knex.from(hits).joinRaw(`${join} proofs on proofs.id = hit.pk`);
+  }
+
   async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
-    const { text, ...filters } = q;
+    const { text, topic } = q;
     let matching: Knex.QueryBuilder;
-    if (text !== undefined && indexable(text) && !this.postgres) {
-      // The trigram index leads and each proof it names is looked up by its key: the count
-      // stops at upTo however many proofs the wallet has.
-      matching = this.filtered(wallet, filters, this.knex('proofs_fts').join('proofs', 'proofs.id', 'proofs_fts.rowid'));
-      matching.whereRaw('proofs_fts match ?', [ftsPhrase(text)]);
-      this.whereText(matching, text, false);
+    if (topic !== undefined || (text !== undefined && indexable(text) && !this.postgres)) {
+      // The topic or trigram index leads and each proof it names is looked up by its key: the
+      // count stops at upTo however many proofs the wallet has.
+      matching = this.filtered(wallet, q, this.fromHits(wallet, topic !== undefined ? { topic } : { text: text! }));
     } else {
       matching = this.filtered(wallet, q);
     }
@@ -156,26 +189,16 @@ export class KnexProofStore implements ProofStore {
           .where('proof_topics.topic', q.topic),
       );
     }
-    if (q.text !== undefined) this.whereText(query, q.text, false);
+    if (q.text !== undefined) this.whereText(query, q.text);
     return query;
   }
 
   /**
    * The text rule (docs/storage.md, "Text search"): the lower-cased needle is a substring of
-   * the lower-cased `search_text`, matched literally, wildcards included. `indexed` also
-   * narrows to the proofs the trigram index names, which the substring test then decides.
+   * the lower-cased `search_text`, matched literally, wildcards included.
    */
-  private whereText(query: Knex.QueryBuilder, text: string, indexed: boolean): void {
-    const needle = text.toLowerCase();
-    if (indexed) {
-      if (this.postgres) {
-        // Materialized, the GIN index is read once, whatever the planner thinks of the needle.
-        query.whereRaw("proofs.id in (select hit.id from (select id from proofs where search_text like ? escape '\\' offset 0) hit)", [`%${escapeLike(needle)}%`]);
-      } else {
-        query.whereRaw('proofs.id in (select rowid from proofs_fts where proofs_fts match ?)', [ftsPhrase(text)]);
-      }
-    }
-    query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(needle)}%`]);
+  private whereText(query: Knex.QueryBuilder, text: string): void {
+    query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(text.toLowerCase())}%`]);
   }
 
   /** The columns of a sort's position, in order, as selected and as compared. */
@@ -193,8 +216,10 @@ export class KnexProofStore implements ProofStore {
    * ascending order, last in descending) are a range of their own. Each orders by the columns
    * of one index, so each is one range of it, read in either direction, with no sort.
    */
-  private segments(sort: ProofSortField, direction: 'asc' | 'desc', after: ProofCursor | undefined): Segment[] {
+  private segments(sort: ProofSortField, direction: 'asc' | 'desc', after: ProofCursor | undefined, byIndex = true): Segment[] {
     const d = direction;
+    // SQLite: a unary + makes the first key an expression, which no index orders.
+    const lead = byIndex ? '' : '+';
     const op = d === 'asc' ? '>' : '<';
     const pid = this.proofIdKey;
     const byTime = `created_at_ms ${d}, ${pid} ${d}`;
@@ -202,12 +227,12 @@ export class KnexProofStore implements ProofStore {
       case 'created_at':
         return [{ orderBy: byTime, ...(after && { where: (q) => q.whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [after.createdAtMs, after.proofId]) }) }];
       case 'payload_hash':
-        return [{ orderBy: `${pid} ${d}`, ...(after && { where: (q) => q.whereRaw(`${pid} ${op} ?`, [after.proofId]) }) }];
+        return [{ orderBy: `${lead}${pid} ${d}`, ...(after && { where: (q) => q.whereRaw(`${pid} ${op} ?`, [after.proofId]) }) }];
       case 'task_id': {
         const task = this.textKey('task_id');
         return [
           {
-            orderBy: `${task} ${d}, ${byTime}`,
+            orderBy: `${lead}${task} ${d}, ${byTime}`,
             ...(after && { where: (q) => q.whereRaw(`(${task}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [after.key ?? '', after.createdAtMs, after.proofId]) }),
           },
         ];
@@ -216,7 +241,7 @@ export class KnexProofStore implements ProofStore {
         const robot = this.textKey('robot_id');
         // SQLite orders NULL first; PostgreSQL is told to (its index is declared so, 010_search).
         const nulls = this.postgres ? (d === 'asc' ? ' nulls first' : ' nulls last') : '';
-        const byRobot = `${robot} ${d}${nulls}, ${byTime}`;
+        const byRobot = `${lead}${robot} ${d}${nulls}, ${byTime}`;
         const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
         const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
         if (!after) return [{ orderBy: byRobot }];

@@ -11,6 +11,7 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // so they run serially. No skip when PostgreSQL is down: the `before` hook fails instead.
 const pg = postgresFixture(test, 'proofs');
 proofStoreContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
+proofStoreContract('postgres, indexes past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2 }), test.serial);
 proofTextSearchContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
 proofTextSearchContract('postgres, index past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2 }), test.serial);
 knexProofStoreChecks('postgres', () => pg.fresh(), test.serial);

@@ -1,0 +1,117 @@
+import test from 'ava';
+import type { Knex } from 'knex';
+import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
+import type { ProofQuery } from '../../../src/application/ports/proof-store.js';
+import { postgresFixture, sqliteFixture } from '../../support/databases.js';
+import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
+
+/**
+ * Every filter the API offers, alone and in pairs, in every order, as a page and as a count:
+ * no statement the store sends reads a whole table, and a search by topic or text reads the
+ * proofs past its first ones through the topic or trigram index, by key, not by walking the
+ * wallet. SQLite: EXPLAIN QUERY PLAN. PostgreSQL: EXPLAIN with sequential scans priced out
+ * (its planner rightly prefers them on a few rows), so that the plan shows which index serves.
+ * The store tests only 2 proofs in list order before it asks the indexes, so that both steps
+ * of a text or topic page run here.
+ */
+const filters: Array<Omit<ProofQuery, 'order' | 'limit'>> = [
+  {},
+  { taskId: 't1' },
+  { robotId: 'r1' },
+  { runId: 'run-1' },
+  { signerPublicKeyB64: 'signer' },
+  { createdAfterMs: Date.parse('2026-11-20T00:03:00Z'), createdBeforeMs: Date.parse('2026-11-20T00:09:00Z') },
+  { topic: 'a' },
+  { text: 'lyon' },
+  { taskId: 't1', robotId: 'r1' },
+  { robotId: 'r1', createdAfterMs: Date.parse('2026-11-20T00:03:00Z') },
+  { taskId: 't1', topic: 'a' },
+  { robotId: 'r1', text: 'lyon' },
+  { topic: 'a', text: 'lyon' },
+  { topic: 'b', createdBeforeMs: Date.parse('2026-11-20T00:09:00Z') },
+];
+const sorts = ['created_at', 'task_id', 'robot_id', 'payload_hash'] as const;
+
+async function seed(db: Database): Promise<KnexProofStore> {
+  const store = new KnexProofStore(db, { textProbe: 2 });
+  for (let i = 0; i < 16; i++) {
+    const createdAt = new Date(Date.parse('2026-11-20T00:00:00Z') + i * 60_000).toISOString();
+    const spec = { taskId: `t${i % 3}`, robotId: `r${i % 2}`, runId: `run-${i % 4}`, topics: i % 2 ? ['a'] : ['b'], createdAt, meta: { site: i % 4 ? 'lyon' : 'paris' } };
+    // Signed by 8 keys, so that no filter's value holds most of the wallet.
+    await store.add(aProofRecord(WALLET_A, { ...spec, seed: i % 8 }));
+    await store.add(aProofRecord(WALLET_B, { ...spec, seed: 8 + (i % 8) }));
+  }
+  await db.knex.raw('analyze');
+  return store;
+}
+
+/** The statements a call sends to the read connections. */
+async function statements(db: Database, call: () => Promise<unknown>): Promise<Array<{ sql: string; bindings: Knex.RawBinding[] }>> {
+  const seen: Array<{ sql: string; bindings: Knex.RawBinding[] }> = [];
+  const listen = (d: { sql: string; bindings: Knex.RawBinding[] }) => seen.push(d);
+  db.reader.on('query', listen);
+  try {
+    await call();
+  } finally {
+    db.reader.off('query', listen);
+  }
+  return seen.filter((s) => /^select/i.test(s.sql));
+}
+
+async function planOf(db: Database, s: { sql: string; bindings: Knex.RawBinding[] }): Promise<string> {
+  if (db.dialect === 'sqlite') {
+    return ((await db.reader.raw(`explain query plan ${s.sql}`, s.bindings)) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+  }
+  return db.knex.transaction(async (trx) => {
+    await trx.raw('set local enable_seqscan = off');
+    const result = (await trx.raw(`explain ${s.sql.replace(/\$\d+/g, '?')}`, s.bindings)) as { rows: Array<{ 'QUERY PLAN': string }> };
+    return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
+
+const sqlite = sqliteFixture(test);
+const pg = postgresFixture(test, 'search_plans');
+
+for (const [dialect, fresh] of [
+  ['sqlite', () => sqlite.fresh()],
+  ['postgres', () => pg.fresh()],
+] as const) {
+  test.serial(`${dialect}: no search or count reads a whole table, and topic and text pages go through their indexes`, async (t) => {
+    const db = await fresh();
+    const store = await seed(db);
+    const wholeTable = dialect === 'sqlite' ? /^(SCAN (proofs|proof_topics|wallets)\b(?! VIRTUAL))/m : /Seq Scan on (proofs|proof_topics|wallets)\b/;
+    const topicIndex = dialect === 'sqlite' ? /SEARCH proof_topics USING COVERING INDEX proof_topics_wallet_topic \(wallet_id=\? AND topic=\?\)/ : /proof_topics_wallet_topic/;
+    const textIndex = dialect === 'sqlite' ? /SCAN proofs_fts VIRTUAL TABLE INDEX \d+:M/ : /Bitmap Index Scan on proofs_search_text_trgm/;
+    let checked = 0;
+    for (const f of filters) {
+      for (const sort of sorts) {
+        for (const order of ['asc', 'desc'] as const) {
+          const query: ProofQuery = { ...f, sort, order, limit: 3 };
+          const sent = [
+            ...(await statements(db, () => store.search(WALLET_A, query))),
+            ...(await statements(db, () => store.search(WALLET_A, { ...query, offset: 2 }))),
+            ...(await statements(db, () => store.count(WALLET_A, query, 100))),
+          ];
+          const plans = await Promise.all(sent.map((s) => planOf(db, s)));
+          const label = JSON.stringify(query);
+          for (const plan of plans) {
+            t.notRegex(plan, wholeTable, `${label}\n${plan}`);
+            checked++;
+          }
+          // A page past its first proofs, and a count, by topic or trigram: the index leads.
+          if (sort !== 'robot_id' && (f.topic !== undefined || f.text !== undefined)) {
+            const byIndex = plans.filter((p) => (f.text !== undefined ? textIndex : topicIndex).test(p));
+            t.true(byIndex.length >= 2, `${label}: no statement read its index\n${plans.join('\n--\n')}`);
+          }
+          // An equality filter alone reads its own index.
+          const only = Object.keys(f);
+          const column = { taskId: 'task', robotId: 'robot', runId: 'run', signerPublicKeyB64: 'signer' }[only[0] as string];
+          if (only.length === 1 && column !== undefined) {
+            t.true(plans.every((p) => new RegExp(`proofs_wallet_${column}_created`).test(p)), `${label}\n${plans.join('\n--\n')}`);
+          }
+        }
+      }
+    }
+    t.true(checked > 300);
+  });
+}
