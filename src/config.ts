@@ -44,6 +44,14 @@ export interface Config {
   readonly deviceOfflineAfterS: number;
   readonly healthHistoryLimit: number;
   readonly shutdownGraceMs: number;
+  /** Seconds from a request's first byte to the end of its headers / of its body (Node measures both from the start, so trickling does not stretch them). */
+  readonly headersTimeoutS: number;
+  readonly requestTimeoutS: number;
+  /** Seconds a keep-alive connection may sit idle between requests. */
+  readonly keepAliveTimeoutS: number;
+  /** Open connections in all (kept below the descriptor limit at start) and per client address (0: no per-address cap). */
+  readonly maxConnections: number;
+  readonly maxConnectionsPerIp: number;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -149,7 +157,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     deviceOfflineAfterS: int('DEVICE_OFFLINE_AFTER_S', 3600, 1, 365 * 86_400),
     healthHistoryLimit: int('HEALTH_HISTORY_LIMIT', 1000, 1, 1_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    headersTimeoutS: int('HEADERS_TIMEOUT_S', 10, 1, 600),
+    requestTimeoutS: int('REQUEST_TIMEOUT_S', 60, 1, 3_600),
+    keepAliveTimeoutS: int('KEEP_ALIVE_TIMEOUT_S', 65, 1, 3_600),
+    maxConnections: int('MAX_CONNECTIONS', 4_096, 1, 1_000_000),
+    maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
   };
+  if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
