@@ -52,6 +52,11 @@ export interface Config {
   /** Open connections in all (kept below the descriptor limit at start) and per client address (0: no per-address cap). */
   readonly maxConnections: number;
   readonly maxConnectionsPerIp: number;
+  /** Compressed bodies, and bodies of unknown length or over 256 KiB, read and handled at once; and how many may wait. */
+  readonly largeBodyConcurrency: number;
+  readonly largeBodyQueue: number;
+  /** Objects, arrays, strings and numbers one request body may hold. */
+  readonly maxJsonValues: number;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -162,6 +167,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     keepAliveTimeoutS: int('KEEP_ALIVE_TIMEOUT_S', 65, 1, 3_600),
     maxConnections: int('MAX_CONNECTIONS', 4_096, 1, 1_000_000),
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
+    largeBodyConcurrency: int('LARGE_BODY_CONCURRENCY', 2, 1, 1_024),
+    largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
+    maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),
   };
   if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');

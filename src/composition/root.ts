@@ -117,6 +117,7 @@ async function httpApp(container: Container, config: Config, logger: Logger): Pr
     metrics: await resolve(container, CORE.Metrics),
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    bodyBounds: { largeBodySlots: config.largeBodyConcurrency, largeBodyQueue: config.largeBodyQueue, smallBodyBytes: 256 * 1024, maxValues: config.maxJsonValues },
     trustProxy: config.trustProxy,
   });
 }

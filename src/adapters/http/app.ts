@@ -7,7 +7,7 @@ import { assertWellFormedPath, assertWellFormedQuery, decodeOr422, knownParamete
 import { errorsToJson, type FailureClassifier } from './errors-to-json.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { bodyOf, JsonBodyReader, rawBodyOf } from './json-body.js';
+import { bodyOf, DEFAULT_BODY_BOUNDS, JsonBodyReader, rawBodyOf, type BodyBounds } from './json-body.js';
 import { observe } from './observe.js';
 import type { AnyRoute } from './route.js';
 
@@ -22,6 +22,8 @@ export interface HttpAppOptions {
   readonly failures: FailureClassifier;
   /** Body limit of ordinary requests (bytes); routes may raise their own. */
   readonly bodyLimitBytes: number;
+  /** How many large or compressed bodies are read at once, and how many objects a body may hold. */
+  readonly bodyBounds?: BodyBounds;
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For. */
   readonly trustProxy?: boolean;
 }
@@ -30,7 +32,7 @@ export interface HttpAppOptions {
 export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
   const router = new Router({ sensitive: true });
-  const bodies = new JsonBodyReader();
+  const bodies = new JsonBodyReader(options.bodyBounds ?? DEFAULT_BODY_BOUNDS);
   // Paths without parameters and their methods: `GET /v1/proofs/search` also matches
   // `GET /v1/proofs/{proof_id}`, but the client meant the search, which only takes POST.
   const fixedPaths = new Map<string, string[]>();
