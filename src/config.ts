@@ -57,6 +57,8 @@ export interface Config {
   readonly largeBodyQueue: number;
   /** Objects, arrays, strings and numbers one request body may hold. */
   readonly maxJsonValues: number;
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
+  readonly metricsToken: string | null;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -169,8 +171,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
     largeBodyConcurrency: int('LARGE_BODY_CONCURRENCY', 2, 1, 1_024),
     largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
+    metricsToken: opt('METRICS_TOKEN'),
     maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),
   };
+  if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
   if (problems.length > 0) throw new ConfigError(problems);

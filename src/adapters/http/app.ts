@@ -70,6 +70,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     const auth = spec.auth;
     if (auth !== 'none') {
       stack.push(async (ctx, next) => {
+        // A wallet's data, and its refusals, are for that caller only: no cache keeps them.
+        ctx.set('Cache-Control', 'no-store');
         ctx.state.principal = await authenticate(ctx, auth, options.access);
         await next();
       });
@@ -92,6 +94,11 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     router.register(koaPath, [spec.method.toUpperCase()], stack);
   }
 
+  // Every answer, pages and errors included, is read as the type it declares, never sniffed.
+  app.use((ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
   app.use(observe({ metrics: options.metrics, logger: options.logger, onAuthenticatedResponse: options.access.onAuthenticatedResponse }));
   app.use(errorsToJson(options.logger, options.metrics, options.failures));
   // OPTIONS on a fixed path lists that path's own methods, as its 405 does: the router would
