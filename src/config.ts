@@ -20,6 +20,11 @@ export interface Config {
   readonly jwtSecret: string | null;
   readonly jwtTtlS: number;
   readonly rateLimitPerMin: number;
+  readonly walletRateLimitPerMin: number;
+  /** Distinct owners one wallet may look up per minute in POST /v1/access/check. */
+  readonly accessCheckOwnersPerMin: number;
+  /** Balances remembered for access checks (apart from the gate's). */
+  readonly accessCheckCacheEntries: number;
   readonly signInRateLimitPerMin: number;
   readonly redisUrl: string | null;
   readonly publicOrigin: string;
@@ -38,7 +43,8 @@ export interface Config {
   readonly helperThreadNice: number | null;
   /** Proof write transactions on a writer thread with its own connection (SQLite file, PostgreSQL). */
   readonly writerThread: boolean;
-  readonly trustProxy: boolean;
+  /** Reverse proxies in front of the service: the client address is that many entries from the right of X-Forwarded-For (0: the socket's peer). */
+  readonly trustProxy: number;
   readonly dataDir: string;
   readonly deviceOnlineWindowS: number;
   readonly deviceOfflineAfterS: number;
@@ -130,7 +136,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     problems.push(`${name} must be true or false (got "${env[name]}")`);
     return fallback;
   };
-  if (!['true', 'false', '1', '0'].includes(trust)) problems.push(`TRUST_PROXY must be true or false (got "${trust}")`);
+  // true is one proxy; a number says how many stand in front of the service.
+  const trustHops = trust === 'true' ? 1 : trust === 'false' ? 0 : /^\d{1,2}$/.test(trust) ? Number(trust) : NaN;
+  if (!Number.isInteger(trustHops) || trustHops > 16) problems.push(`TRUST_PROXY must be true, false or a number of proxies from 0 to 16 (got "${trust}")`);
 
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
@@ -146,6 +154,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     jwtSecret,
     jwtTtlS: int('JWT_TTL_S', 3600, 60, 30 * 86_400),
     rateLimitPerMin: int('RATE_LIMIT_PER_MIN', 600, 1, 1_000_000),
+    walletRateLimitPerMin: int('WALLET_RATE_LIMIT_PER_MIN', 1_200, 1, 1_000_000),
+    accessCheckOwnersPerMin: int('ACCESS_CHECK_OWNERS_PER_MIN', 100, 1, 1_000_000),
+    accessCheckCacheEntries: int('ACCESS_CHECK_CACHE_ENTRIES', 10_000, 1, 10_000_000),
     signInRateLimitPerMin: int('SIGN_IN_RATE_LIMIT_PER_MIN', 20, 1, 1_000_000),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     publicOrigin,
@@ -158,7 +169,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     verifyWorkers: int('VERIFY_WORKERS', 0, 0, 64),
     helperThreadNice: opt('HELPER_THREAD_NICE') === null ? null : int('HELPER_THREAD_NICE', 0, 0, 19),
     writerThread: bool('WRITER_THREAD', true),
-    trustProxy: trust === 'true' || trust === '1',
+    trustProxy: Number.isInteger(trustHops) ? Math.min(trustHops, 16) : 0,
     dataDir: str('DATA_DIR', './data'),
     deviceOnlineWindowS: int('DEVICE_ONLINE_WINDOW_S', 300, 1, 30 * 86_400),
     deviceOfflineAfterS: int('DEVICE_OFFLINE_AFTER_S', 3600, 1, 365 * 86_400),

@@ -46,3 +46,13 @@ test('connection deadlines and caps: defaults, and a request deadline shorter th
   t.regex(error.message, /REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S/);
   t.throws(() => loadConfig({ MAX_CONNECTIONS: '0' }), { message: /MAX_CONNECTIONS must be an integer from 1/ });
 });
+
+test('TRUST_PROXY is a number of proxies: true is one, false none', (t) => {
+  t.is(loadConfig({}).trustProxy, 0);
+  t.is(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, 1);
+  t.is(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+  t.is(loadConfig({ TRUST_PROXY: '3' }).trustProxy, 3);
+  t.is(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, 0);
+  t.throws(() => loadConfig({ TRUST_PROXY: 'yes please' }), { message: /TRUST_PROXY must be true, false or a number of proxies/ });
+  t.throws(() => loadConfig({ TRUST_PROXY: '17' }), { message: /TRUST_PROXY/ });
+});

@@ -18,6 +18,7 @@ import { KeyDayTally } from '../application/identity/key-day-tally.js';
 import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
 import { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import { ListApiKeys } from '../application/identity/list-api-keys.js';
+import { OwnerLookupLimit } from '../application/identity/owner-lookup-limit.js';
 import { StartSignIn } from '../application/identity/start-sign-in.js';
 import { TokenGate } from '../application/identity/token-gate.js';
 import { WalletAuthenticator } from '../application/identity/wallet-authenticator.js';
@@ -108,7 +109,14 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, CORE.Clock], (keys, history, days, clock) =>
     new GetKeyUsage(keys, history, days, clock),
   );
-  provide(bind, IDENTITY.CheckAccess, [IDENTITY.BalanceCache], (cache) => new CheckAccess(cache));
+  // Access checks name any owner: their answers are cached apart from the gate's, so they can
+  // never evict an admitted wallet, and each wallet may name only so many owners a minute.
+  provide(bind, IDENTITY.AccessCheckCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
+    new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, maxEntries: config.accessCheckCacheEntries }, metrics),
+  );
+  provide(bind, IDENTITY.CheckAccess, [IDENTITY.AccessCheckCache, CORE.Clock, CORE.Config], (cache, clock, config) =>
+    new CheckAccess(cache, new OwnerLookupLimit(clock, config.accessCheckOwnersPerMin)),
+  );
 
   provide(
     bind,

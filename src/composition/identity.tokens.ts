@@ -41,7 +41,10 @@ export const IDENTITY = {
   NonceStore: token<NonceStore>('identity.NonceStore'),
   /** Where balances come from: Solana RPC when SOLANA_RPC_URL is set, else the local ledger. */
   TokenBalance: token<TokenBalance>('identity.TokenBalance'),
+  /** The token gate's balances: only wallets that presented a valid credential. */
   BalanceCache: token<BalanceCache>('identity.BalanceCache'),
+  /** Balances asked by POST /v1/access/check, for any owner: apart from the gate's. */
+  AccessCheckCache: token<BalanceCache>('identity.AccessCheckCache'),
   TokenGate: token<TokenGate>('identity.TokenGate'),
   TokenIssuer: token<TokenIssuer>('identity.TokenIssuer'),
   RateLimiter: token<RateLimiter>('identity.RateLimiter'),

@@ -118,6 +118,6 @@ async function httpApp(container: Container, config: Config, logger: Logger): Pr
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     bodyBounds: { largeBodySlots: config.largeBodyConcurrency, largeBodyQueue: config.largeBodyQueue, smallBodyBytes: 256 * 1024, maxValues: config.maxJsonValues },
-    trustProxy: config.trustProxy,
+    trustProxyHops: config.trustProxy,
   });
 }

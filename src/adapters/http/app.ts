@@ -24,13 +24,18 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes: number;
   /** How many large or compressed bodies are read at once, and how many objects a body may hold. */
   readonly bodyBounds?: BodyBounds;
-  /** Behind a reverse proxy: take the client IP from X-Forwarded-For. */
-  readonly trustProxy?: boolean;
+  /**
+   * Reverse proxies in front of the service (0: none). The client address is the entry that
+   * many places from the right of X-Forwarded-For, the one the outermost trusted proxy added:
+   * entries further left were written by the client and choose nothing.
+   */
+  readonly trustProxyHops?: number;
 }
 
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const hops = options.trustProxyHops ?? 0;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = new Router({ sensitive: true });
   const bodies = new JsonBodyReader(options.bodyBounds ?? DEFAULT_BODY_BOUNDS);
   // Paths without parameters and their methods: `GET /v1/proofs/search` also matches

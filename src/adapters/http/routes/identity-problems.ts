@@ -1,4 +1,4 @@
-import type { InvalidAddress } from '../../../application/identity/check-access.js';
+import type { InvalidAddress, TooManyOwners } from '../../../application/identity/check-access.js';
 import type { SignInFailure } from '../../../application/identity/complete-sign-in.js';
 import type { TooManyKeys } from '../../../application/identity/create-api-key.js';
 import type { KeyNotFound } from '../../../application/identity/delete-api-key.js';
@@ -10,7 +10,7 @@ import { HttpError } from '../http-error.js';
 export type InvalidKeyCursor = { readonly _tag: 'InvalidKeyCursor' };
 
 /** Every business failure of the identity use cases (sign-in, keys, access checks). */
-export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | InvalidKeyCursor;
+export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | InvalidKeyCursor;
 
 /** Each failure to its status: 401 for every challenge or signature problem; balance failures as authentication makes them. */
 export function identityProblem(f: IdentityFailure): HttpError {
@@ -41,6 +41,13 @@ export function identityProblem(f: IdentityFailure): HttpError {
       return new HttpError(422, describeInvalidText(f), { code: 'validation_error', path: f.field });
     case 'KeyNotFound':
       return new HttpError(404, `API key ${f.keyId} not found`, { code: 'not_found' });
+    case 'TooManyOwners':
+      return new HttpError(
+        429,
+        `a wallet may look up at most ${f.perMinute} different owners per minute; retry in ${f.retryAfterS} s`,
+        { code: 'rate_limited' },
+        { 'Retry-After': String(f.retryAfterS) },
+      );
     case 'InvalidKeyCursor':
       return new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' });
   }

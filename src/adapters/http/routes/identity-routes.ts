@@ -164,12 +164,14 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       operationId: 'checkAccess',
       tag: 'identity',
       summary: 'Check whether an owner holds at least `minimum` of a mint',
-      description: 'Any owner, mint and minimum; answered through the same balance source and cache as the token gate.',
+      description:
+        'Any owner, mint and minimum; answered through the same balance source as the token gate, with a cache of its own. A wallet may look up ACCESS_CHECK_OWNERS_PER_MIN (100) different owners per minute; asking again about one of them is not counted.',
       auth: 'api_key',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => {
-        return { status: 200, body: orProblem(await d.checkAccess.execute({ owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) };
+      handle: async ({ body, principal }) => {
+        const answer = await d.checkAccess.execute({ wallet: principal!.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum });
+        return { status: 200, body: orProblem(answer, identityProblem) };
       },
     }),
   ];
