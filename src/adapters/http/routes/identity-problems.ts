@@ -2,6 +2,7 @@ import type { InvalidAddress, TooManyOwners } from '../../../application/identit
 import type { SignInFailure } from '../../../application/identity/complete-sign-in.js';
 import type { TooManyKeys } from '../../../application/identity/create-api-key.js';
 import type { KeyNotFound } from '../../../application/identity/delete-api-key.js';
+import type { NotASession } from '../../../application/identity/sign-out.js';
 import { describeInvalidText, type InvalidText } from '../../../domain/fleet/names.js';
 import { authProblem } from '../auth-problems.js';
 import { HttpError } from '../http-error.js';
@@ -10,7 +11,7 @@ import { HttpError } from '../http-error.js';
 export type InvalidKeyCursor = { readonly _tag: 'InvalidKeyCursor' };
 
 /** Every business failure of the identity use cases (sign-in, keys, access checks). */
-export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | InvalidKeyCursor;
+export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | NotASession | InvalidKeyCursor;
 
 /** Each failure to its status: 401 for every challenge or signature problem; balance failures as authentication makes them. */
 export function identityProblem(f: IdentityFailure): HttpError {
@@ -48,6 +49,8 @@ export function identityProblem(f: IdentityFailure): HttpError {
         { code: 'rate_limited' },
         { 'Retry-After': String(f.retryAfterS) },
       );
+    case 'NotASession':
+      return new HttpError(401, 'signing out takes the dashboard token (JWT) to revoke', { code: 'wrong_credential_kind' });
     case 'InvalidKeyCursor':
       return new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' });
   }

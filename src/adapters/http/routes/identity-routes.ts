@@ -7,6 +7,7 @@ import type { KeyPosition, ListApiKeys } from '../../../application/identity/lis
 import { errorRate } from '../../../domain/identity/api-key.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
 import type { CompleteSignIn } from '../../../application/identity/complete-sign-in.js';
+import type { SignOut } from '../../../application/identity/sign-out.js';
 import type { StartSignIn } from '../../../application/identity/start-sign-in.js';
 import * as c from '../codecs/identity.codecs.js';
 import { orProblem } from '../http-error.js';
@@ -22,6 +23,7 @@ export interface IdentityRouteDeps {
   readonly deleteKey: DeleteApiKey;
   readonly keyUsage: GetKeyUsage;
   readonly checkAccess: CheckAccess;
+  readonly signOut: SignOut;
 }
 
 const errors = errorResponses({
@@ -69,6 +71,21 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
         const signedIn = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
         const { accessToken, expiresInS, wallet } = orProblem(signedIn, identityProblem);
         return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: expiresInS, wallet_address: wallet }, headers: { 'Cache-Control': 'no-store' } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/auth/logout',
+      operationId: 'signOut',
+      tag: 'identity',
+      summary: 'Sign out: revoke the dashboard token presented',
+      description:
+        'The token (JWT) of this request is refused from now on, by every instance on the same database, until it would have expired anyway. Other tokens of the wallet and its API keys are not affected: delete the keys (DELETE /v1/keys/{key_id}) and sign out each session to end all access.',
+      auth: 'jwt',
+      responses: { 204: { description: 'Signed out: the token is revoked.' }, ...errors(...AUTHED) },
+      handle: async ({ principal }) => {
+        orProblem(await d.signOut.execute({ token: principal!.token ?? null }), identityProblem);
+        return { status: 204 };
       },
     }),
     route({
