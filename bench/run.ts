@@ -91,7 +91,7 @@ interface Bodies {
  */
 async function benchSubmissions(databaseUrl: string, env: Record<string, string>, bodies: Bodies, ceiling: Contender): Promise<SubmitFigures> {
   const { wallet, secretKey } = fundWallet(databaseUrl);
-  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', ...env });
+  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000', ...env });
   try {
     const { key } = await createApiKey(server.url, wallet, secretKey);
     const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet };

@@ -68,7 +68,7 @@ async function start(which: string, dir: string): Promise<{ server: ChildServer;
   if (which !== 'registry') throw new Error(`SERVERS takes registry and ceiling, not ${which}`);
   const databaseUrl = `sqlite:${join(dir, 'registry.sqlite')}`;
   const { wallet, secretKey } = fundWallet(databaseUrl);
-  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000' });
+  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000' });
   const { key } = await createApiKey(server.url, wallet, secretKey);
   return { server, path: '/v1/proofs', headers: { authorization: `Bearer ${key}`, 'x-wallet-address': wallet } };
 }

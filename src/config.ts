@@ -20,6 +20,11 @@ export interface Config {
   readonly jwtSecret: string | null;
   readonly jwtTtlS: number;
   readonly rateLimitPerMin: number;
+  readonly walletRateLimitPerMin: number;
+  /** Distinct owners one wallet may look up per minute in POST /v1/access/check. */
+  readonly accessCheckOwnersPerMin: number;
+  /** Balances remembered for access checks (apart from the gate's). */
+  readonly accessCheckCacheEntries: number;
   readonly signInRateLimitPerMin: number;
   readonly redisUrl: string | null;
   readonly publicOrigin: string;
@@ -38,12 +43,28 @@ export interface Config {
   readonly helperThreadNice: number | null;
   /** Proof write transactions on a writer thread with its own connection (SQLite file, PostgreSQL). */
   readonly writerThread: boolean;
-  readonly trustProxy: boolean;
+  /** Reverse proxies in front of the service: the client address is that many entries from the right of X-Forwarded-For (0: the socket's peer). */
+  readonly trustProxy: number;
   readonly dataDir: string;
   readonly deviceOnlineWindowS: number;
   readonly deviceOfflineAfterS: number;
   readonly healthHistoryLimit: number;
   readonly shutdownGraceMs: number;
+  /** Seconds from a request's first byte to the end of its headers / of its body (Node measures both from the start, so trickling does not stretch them). */
+  readonly headersTimeoutS: number;
+  readonly requestTimeoutS: number;
+  /** Seconds a keep-alive connection may sit idle between requests. */
+  readonly keepAliveTimeoutS: number;
+  /** Open connections in all (kept below the descriptor limit at start) and per client address (0: no per-address cap). */
+  readonly maxConnections: number;
+  readonly maxConnectionsPerIp: number;
+  /** Compressed bodies, and bodies of unknown length or over 256 KiB, read and handled at once; and how many may wait. */
+  readonly largeBodyConcurrency: number;
+  readonly largeBodyQueue: number;
+  /** Objects, arrays, strings and numbers one request body may hold. */
+  readonly maxJsonValues: number;
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
+  readonly metricsToken: string | null;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -115,7 +136,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     problems.push(`${name} must be true or false (got "${env[name]}")`);
     return fallback;
   };
-  if (!['true', 'false', '1', '0'].includes(trust)) problems.push(`TRUST_PROXY must be true or false (got "${trust}")`);
+  // true is one proxy; a number says how many stand in front of the service.
+  const trustHops = trust === 'true' ? 1 : trust === 'false' ? 0 : /^\d{1,2}$/.test(trust) ? Number(trust) : NaN;
+  if (!Number.isInteger(trustHops) || trustHops > 16) problems.push(`TRUST_PROXY must be true, false or a number of proxies from 0 to 16 (got "${trust}")`);
 
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
@@ -131,6 +154,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     jwtSecret,
     jwtTtlS: int('JWT_TTL_S', 3600, 60, 30 * 86_400),
     rateLimitPerMin: int('RATE_LIMIT_PER_MIN', 600, 1, 1_000_000),
+    walletRateLimitPerMin: int('WALLET_RATE_LIMIT_PER_MIN', 1_200, 1, 1_000_000),
+    accessCheckOwnersPerMin: int('ACCESS_CHECK_OWNERS_PER_MIN', 100, 1, 1_000_000),
+    accessCheckCacheEntries: int('ACCESS_CHECK_CACHE_ENTRIES', 10_000, 1, 10_000_000),
     signInRateLimitPerMin: int('SIGN_IN_RATE_LIMIT_PER_MIN', 20, 1, 1_000_000),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     publicOrigin,
@@ -143,13 +169,24 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     verifyWorkers: int('VERIFY_WORKERS', 0, 0, 64),
     helperThreadNice: opt('HELPER_THREAD_NICE') === null ? null : int('HELPER_THREAD_NICE', 0, 0, 19),
     writerThread: bool('WRITER_THREAD', true),
-    trustProxy: trust === 'true' || trust === '1',
+    trustProxy: Number.isInteger(trustHops) ? Math.min(trustHops, 16) : 0,
     dataDir: str('DATA_DIR', './data'),
     deviceOnlineWindowS: int('DEVICE_ONLINE_WINDOW_S', 300, 1, 30 * 86_400),
     deviceOfflineAfterS: int('DEVICE_OFFLINE_AFTER_S', 3600, 1, 365 * 86_400),
     healthHistoryLimit: int('HEALTH_HISTORY_LIMIT', 1000, 1, 1_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    headersTimeoutS: int('HEADERS_TIMEOUT_S', 10, 1, 600),
+    requestTimeoutS: int('REQUEST_TIMEOUT_S', 60, 1, 3_600),
+    keepAliveTimeoutS: int('KEEP_ALIVE_TIMEOUT_S', 65, 1, 3_600),
+    maxConnections: int('MAX_CONNECTIONS', 4_096, 1, 1_000_000),
+    maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
+    largeBodyConcurrency: int('LARGE_BODY_CONCURRENCY', 2, 1, 1_024),
+    largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
+    metricsToken: opt('METRICS_TOKEN'),
+    maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),
   };
+  if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

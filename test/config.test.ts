@@ -37,3 +37,22 @@ test('HELPER_THREAD_NICE: unset leaves it to the machine, else 0 to 19, anything
     t.deepEqual(error?.problems, [`HELPER_THREAD_NICE must be an integer from 0 to 19 (got "${bad}")`]);
   }
 });
+
+test('connection deadlines and caps: defaults, and a request deadline shorter than the header deadline is refused', (t) => {
+  const config = loadConfig({});
+  t.like(config, { headersTimeoutS: 10, requestTimeoutS: 60, keepAliveTimeoutS: 65, maxConnections: 4096, maxConnectionsPerIp: 256 });
+  t.is(loadConfig({ MAX_CONNECTIONS_PER_IP: '0' }).maxConnectionsPerIp, 0, '0 turns the per-address cap off');
+  const error = t.throws(() => loadConfig({ HEADERS_TIMEOUT_S: '30', REQUEST_TIMEOUT_S: '20' }), { instanceOf: ConfigError });
+  t.regex(error.message, /REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S/);
+  t.throws(() => loadConfig({ MAX_CONNECTIONS: '0' }), { message: /MAX_CONNECTIONS must be an integer from 1/ });
+});
+
+test('TRUST_PROXY is a number of proxies: true is one, false none', (t) => {
+  t.is(loadConfig({}).trustProxy, 0);
+  t.is(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, 1);
+  t.is(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+  t.is(loadConfig({ TRUST_PROXY: '3' }).trustProxy, 3);
+  t.is(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, 0);
+  t.throws(() => loadConfig({ TRUST_PROXY: 'yes please' }), { message: /TRUST_PROXY must be true, false or a number of proxies/ });
+  t.throws(() => loadConfig({ TRUST_PROXY: '17' }), { message: /TRUST_PROXY/ });
+});

@@ -16,7 +16,7 @@ import { RenameDevice } from '../application/fleet/rename-device.js';
 import { ReportDeviceHealth } from '../application/fleet/report-device-health.js';
 import { UnassignDevices } from '../application/fleet/unassign-devices.js';
 import type { Config } from '../config.js';
-import { countByStatus, cutoffsAt, type StatusWindows } from '../domain/fleet/device-status.js';
+import type { StatusWindows } from '../domain/fleet/device-status.js';
 import { CORE } from './core.tokens.js';
 import { FLEET } from './fleet.tokens.js';
 import { IDENTITY } from './identity.tokens.js';
@@ -59,11 +59,9 @@ const module = new ContainerModule(({ bind }) => {
     FLEET.Routes,
     [
       FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.ListGroups, FLEET.GetGroup,
-      FLEET.CreateGroup, FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, FLEET.DeviceStore, CORE.Metrics, CORE.Clock, CORE.Config,
+      FLEET.CreateGroup, FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, CORE.Metrics,
     ],
-    (overview, getDevice, rename, reportHealth, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, stats, devices, metrics, clock, config) => {
-      // The devices-by-status gauge counts every wallet's devices when /metrics is scraped.
-      metrics.countDevicesWith(async () => countByStatus(await devices.deviceBuckets(null, cutoffsAt(clock.nowMs(), statusWindows(config)))));
+    (overview, getDevice, rename, reportHealth, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, stats, metrics) => {
       return [
         ...fleetRoutes({ overview, getDevice, rename, reportHealth, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, metrics }),
         ...statsRoutes({ stats }),

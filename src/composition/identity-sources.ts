@@ -54,7 +54,7 @@ export async function tokenIssuer(config: Config, database: Database, clock: Clo
 
 /** Limits shared through Redis when REDIS_URL is set (per instance while it does not answer), else per instance. */
 export async function rateLimiter(config: Config, settings: IdentitySettings, metrics: HttpMetrics, logger: Logger, lifecycle: Lifecycle): Promise<RateLimiter> {
-  const limits = { perMinute: config.rateLimitPerMin, signInPerMinute: config.signInRateLimitPerMin };
+  const limits = { perMinute: config.rateLimitPerMin, walletPerMinute: config.walletRateLimitPerMin, signInPerMinute: config.signInRateLimitPerMin };
   if (config.redisUrl === null) return memoryRateLimiter(limits);
   const redisUp = new Gauge({ name: 'rate_limit_redis_up', help: '1 while rate limits are shared through Redis (REDIS_URL), 0 while each instance limits on its own.', registers: [metrics.registry] });
   const redis = await redisRateLimiter(config.redisUrl, limits, {

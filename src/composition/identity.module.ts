@@ -6,6 +6,7 @@ import { identityRoutes } from '../adapters/http/routes/identity-routes.js';
 import { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
 import { KnexKeyStore } from '../adapters/sql/knex-key-store.js';
 import { KnexNonceStore } from '../adapters/sql/knex-nonce-store.js';
+import { KnexRevokedTokens } from '../adapters/sql/knex-revoked-tokens.js';
 import { KnexKeyUsageHistory } from '../adapters/sql/knex-usage-counters.js';
 import { KeyStoreUsageTotals } from '../application/fleet/key-store-usage-totals.js';
 import { BalanceCache } from '../application/identity/balance-cache.js';
@@ -18,6 +19,8 @@ import { KeyDayTally } from '../application/identity/key-day-tally.js';
 import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
 import { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import { ListApiKeys } from '../application/identity/list-api-keys.js';
+import { OwnerLookupLimit } from '../application/identity/owner-lookup-limit.js';
+import { SignOut } from '../application/identity/sign-out.js';
 import { StartSignIn } from '../application/identity/start-sign-in.js';
 import { TokenGate } from '../application/identity/token-gate.js';
 import { WalletAuthenticator } from '../application/identity/wallet-authenticator.js';
@@ -35,6 +38,8 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.Crypto, [], () => new NodeIdentityCrypto());
   provide(bind, IDENTITY.KeyStore, [CORE.Database, CORE.Clock, CORE.Config], (database, clock, config) => new KeyLookupCache(new KnexKeyStore(database), clock, { ttlMs: config.apiKeyCacheTtlS * 1000 }));
   provide(bind, IDENTITY.NonceStore, [CORE.Database], (database) => new KnexNonceStore(database));
+  provide(bind, IDENTITY.RevokedTokens, [CORE.Database], (database) => new KnexRevokedTokens(database));
+  provide(bind, IDENTITY.SignOut, [IDENTITY.RevokedTokens, CORE.Clock], (revoked, clock) => new SignOut(revoked, clock));
 
   // Adapters chosen by the configuration: identity-sources.ts.
   provide(bind, IDENTITY.TokenBalance, [CORE.Config, CORE.Database, IDENTITY.Metrics, CORE.Logger], balanceSource);
@@ -74,10 +79,10 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     IDENTITY.Authenticator,
-    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, CORE.Clock],
-    (keys, crypto, tokens, gate, metrics, usage, days, clock) =>
+    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, CORE.Clock, IDENTITY.RevokedTokens],
+    (keys, crypto, tokens, gate, metrics, usage, days, clock, revoked) =>
       // A valid key refused by a later check counts as an error of that key.
-      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => countUse(usage, days, clock)(keyId, authProblem(failure).status)),
+      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => countUse(usage, days, clock)(keyId, authProblem(failure).status), revoked),
   );
   provide(
     bind,
@@ -108,14 +113,21 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, CORE.Clock], (keys, history, days, clock) =>
     new GetKeyUsage(keys, history, days, clock),
   );
-  provide(bind, IDENTITY.CheckAccess, [IDENTITY.BalanceCache], (cache) => new CheckAccess(cache));
+  // Access checks name any owner: their answers are cached apart from the gate's, so they can
+  // never evict an admitted wallet, and each wallet may name only so many owners a minute.
+  provide(bind, IDENTITY.AccessCheckCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
+    new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, maxEntries: config.accessCheckCacheEntries }, metrics),
+  );
+  provide(bind, IDENTITY.CheckAccess, [IDENTITY.AccessCheckCache, CORE.Clock, CORE.Config], (cache, clock, config) =>
+    new CheckAccess(cache, new OwnerLookupLimit(clock, config.accessCheckOwnersPerMin)),
+  );
 
   provide(
     bind,
     IDENTITY.Routes,
-    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.DeleteApiKey, IDENTITY.GetKeyUsage, IDENTITY.CheckAccess],
-    (startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess) =>
-      identityRoutes({ startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess }),
+    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.DeleteApiKey, IDENTITY.GetKeyUsage, IDENTITY.CheckAccess, IDENTITY.SignOut],
+    (startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess, signOut) =>
+      identityRoutes({ startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess, signOut }),
   );
 });
 

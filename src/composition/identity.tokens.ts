@@ -18,6 +18,8 @@ import type { Authenticator } from '../application/ports/authenticator.js';
 import type { KeyStore } from '../application/ports/key-store.js';
 import type { NonceStore } from '../application/ports/nonce-store.js';
 import type { RateLimiter } from '../application/ports/rate-limiter.js';
+import type { RevokedTokens } from '../application/ports/revoked-tokens.js';
+import type { SignOut } from '../application/identity/sign-out.js';
 import type { TokenBalance } from '../application/ports/token-balance.js';
 import type { TokenIssuer } from '../application/ports/token-issuer.js';
 import type { KeyUsageHistory } from '../application/ports/usage-series.js';
@@ -39,9 +41,15 @@ export const IDENTITY = {
   /** The API keys, behind the lookup cache (API_KEY_CACHE_TTL_S). */
   KeyStore: token<KeyStore>('identity.KeyStore'),
   NonceStore: token<NonceStore>('identity.NonceStore'),
+  /** Signed-out dashboard tokens, in the database so every instance honours a sign-out. */
+  RevokedTokens: token<RevokedTokens>('identity.RevokedTokens'),
+  SignOut: token<SignOut>('identity.SignOut'),
   /** Where balances come from: Solana RPC when SOLANA_RPC_URL is set, else the local ledger. */
   TokenBalance: token<TokenBalance>('identity.TokenBalance'),
+  /** The token gate's balances: only wallets that presented a valid credential. */
   BalanceCache: token<BalanceCache>('identity.BalanceCache'),
+  /** Balances asked by POST /v1/access/check, for any owner: apart from the gate's. */
+  AccessCheckCache: token<BalanceCache>('identity.AccessCheckCache'),
   TokenGate: token<TokenGate>('identity.TokenGate'),
   TokenIssuer: token<TokenIssuer>('identity.TokenIssuer'),
   RateLimiter: token<RateLimiter>('identity.RateLimiter'),

@@ -8,9 +8,10 @@ import { provide } from './token.js';
 
 const module = new ContainerModule(({ bind }) => {
   provide(bind, OPERATIONS.Catalog, [CORE.Config], (config) => new RouteCatalog({ version: '1.0.0', serverUrl: config.publicOrigin }));
-  provide(bind, OPERATIONS.Routes, [CORE.Metrics, CORE.Database, OPERATIONS.Catalog], (metrics, database, catalog) =>
+  provide(bind, OPERATIONS.Routes, [CORE.Metrics, CORE.Database, OPERATIONS.Catalog, CORE.Config], (metrics, database, catalog, config) =>
     opsRoutes({
       metrics,
+      metricsToken: config.metricsToken,
       ready: async () => (await database.knex.raw('select 1'), true),
       openapi: () => catalog.openApi(),
     }),

@@ -2,6 +2,7 @@ import type { Container, ContainerModule } from 'inversify';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/app.js';
+import { descriptorLimit, effectiveMaxConnections, type ConnectionCounts, type ConnectionLimits } from '../adapters/http/connection-guard.js';
 import { listen } from '../adapters/http/http-server.js';
 import { databaseFailures } from '../adapters/sql/database-errors.js';
 import { openDatabase, type Database } from '../adapters/sql/database.js';
@@ -26,6 +27,8 @@ export interface RunningRegistry {
   readonly url: string;
   readonly container: Container;
   readonly database: Database;
+  /** Open connections, and those refused by the connection caps. */
+  readonly connections: ConnectionCounts;
   /** Graceful: stop accepting, finish in-flight requests, then stop workers, writers and timers, and close the database. */
   close(): Promise<void>;
 }
@@ -65,11 +68,12 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     const nice = helperNice(config);
     const lowered = lowerHelperThreads(nice);
     if (lowered > 0) logger.info({ threads: lowered, niceness: `+${nice}` }, 'helper threads run below the event loop');
-    const server = await listen(app, config.port, config.host).catch(naming('HOST and PORT'));
+    const server = await listen(app, config.port, config.host, undefined, connectionLimits(config, logger)).catch(naming('HOST and PORT'));
     return {
       url: server.url,
       container,
       database,
+      connections: server.connections,
       close: async () => {
         await server.close(config.shutdownGraceMs);
         await lifecycle.stop();
@@ -79,6 +83,22 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
     await lifecycle.stop();
     throw err;
   }
+}
+
+/** The connection caps and deadlines, the global cap kept below the process's descriptor limit. */
+function connectionLimits(config: Config, logger: Logger): ConnectionLimits {
+  const descriptors = descriptorLimit();
+  const maxConnections = effectiveMaxConnections(config.maxConnections, descriptors);
+  if (maxConnections < config.maxConnections) {
+    logger.warn({ configured: config.maxConnections, descriptors, applied: maxConnections }, 'MAX_CONNECTIONS is above what the open-file limit allows: capped below it');
+  }
+  return {
+    headersTimeoutMs: config.headersTimeoutS * 1000,
+    requestTimeoutMs: config.requestTimeoutS * 1000,
+    keepAliveTimeoutMs: config.keepAliveTimeoutS * 1000,
+    maxConnections,
+    maxConnectionsPerIp: config.maxConnectionsPerIp,
+  };
 }
 
 /** Every slice's routes, in the slices' order, served with the identity slice's access rules; then their pages. */
@@ -97,6 +117,7 @@ async function httpApp(container: Container, config: Config, logger: Logger): Pr
     metrics: await resolve(container, CORE.Metrics),
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    bodyBounds: { largeBodySlots: config.largeBodyConcurrency, largeBodyQueue: config.largeBodyQueue, smallBodyBytes: 256 * 1024, maxValues: config.maxJsonValues },
+    trustProxyHops: config.trustProxy,
   });
 }

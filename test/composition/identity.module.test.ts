@@ -50,7 +50,7 @@ async function dataDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-test('embedded default: the local ledger is the source, the seven routes are built, the JWT secret is generated into the data directory', async (t) => {
+test('embedded default: the local ledger is the source, the eight routes are built, the JWT secret is generated into the data directory', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir });
@@ -66,6 +66,7 @@ test('embedded default: the local ledger is the source, the seven routes are bui
       'get /v1/keys',
       'get /v1/keys/{key_id}/usage',
       'post /v1/access/check',
+      'post /v1/auth/logout',
       'post /v1/auth/wallet/connect',
       'post /v1/auth/wallet/verify',
       'post /v1/keys',

@@ -31,6 +31,7 @@ export async function startDashboardRegistry(o: { databaseUrl?: string; env?: Re
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'dashboard-test-secret-dashboard-test-secret',
     RATE_LIMIT_PER_MIN: '100000',
+    WALLET_RATE_LIMIT_PER_MIN: '100000',
     SIGN_IN_RATE_LIMIT_PER_MIN: '100000',
     WRITER_THREAD: 'false',
     ...o.env,

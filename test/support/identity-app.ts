@@ -70,6 +70,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
     JWT_SECRET: 'http-test-secret-http-test-secret-0123456789',
     PUBLIC_ORIGIN: 'http://localhost:8080',
     RATE_LIMIT_PER_MIN: '100000',
+    WALLET_RATE_LIMIT_PER_MIN: '100000',
     SIGN_IN_RATE_LIMIT_PER_MIN: '100000',
     ...env,
   });

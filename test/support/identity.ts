@@ -1,3 +1,4 @@
+import { OwnerLookupLimit } from '../../src/application/identity/owner-lookup-limit.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import type { Logger } from 'pino';
@@ -104,7 +105,7 @@ export function memoryIdentity(options: { clock?: ManualClock; minimum?: number;
     createKey: new CreateApiKey(keys, crypto, crypto, clock),
     listKeys: new ListApiKeys(keys, usage),
     deleteKey: new DeleteApiKey(keys),
-    checkAccess: new CheckAccess(cache),
+    checkAccess: new CheckAccess(cache, new OwnerLookupLimit(clock, 100)),
     authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics),
   };
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
-import type { RateLimiter } from '../../application/ports/rate-limiter.js';
+import type { RateBucket, RateLimiter } from '../../application/ports/rate-limiter.js';
 import { authProblem } from './auth-problems.js';
 import { HttpError } from './http-error.js';
 
@@ -25,13 +25,19 @@ export async function authenticate(ctx: Context, auth: 'api_key' | 'jwt', option
   }
   // Known before the limit is applied, so a rate-limited request still counts in the key's usage.
   ctx.state.principal = result.right;
-  await limit(ctx, options, result.right.keyId ? `key:${result.right.keyId}` : `wallet:${result.right.wallet}`, 'api');
-  return result.right;
+  const principal = result.right;
+  // Per credential, then per wallet across all its credentials: a wallet's hundred keys share one limit.
+  await limit(ctx, options, principal.keyId ? `key:${principal.keyId}` : `wallet:${principal.wallet}`, 'api');
+  await limit(ctx, options, principal.wallet, 'wallet');
+  return principal;
 }
 
-export async function limit(ctx: Context, options: Pick<HttpAccess, 'rateLimiter'>, key: string, bucket: 'api' | 'sign_in'): Promise<void> {
+export async function limit(ctx: Context, options: Pick<HttpAccess, 'rateLimiter'>, key: string, bucket: RateBucket): Promise<void> {
   if (!options.rateLimiter) return;
   const decision = await options.rateLimiter.consume(key, bucket);
+  // Of several limits, the headers show the one closest to refusing.
+  const shown = Number(ctx.response.get('RateLimit-Remaining') || Infinity);
+  if (decision.allowed && decision.remaining > shown) return;
   ctx.set({
     'RateLimit-Limit': String(decision.limit),
     'RateLimit-Remaining': String(decision.remaining),

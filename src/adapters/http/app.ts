@@ -7,7 +7,7 @@ import { assertWellFormedPath, assertWellFormedQuery, decodeOr422, knownParamete
 import { errorsToJson, type FailureClassifier } from './errors-to-json.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { bodyOf, JsonBodyReader, rawBodyOf } from './json-body.js';
+import { bodyOf, DEFAULT_BODY_BOUNDS, JsonBodyReader, rawBodyOf, type BodyBounds } from './json-body.js';
 import { observe } from './observe.js';
 import type { AnyRoute } from './route.js';
 
@@ -22,15 +22,22 @@ export interface HttpAppOptions {
   readonly failures: FailureClassifier;
   /** Body limit of ordinary requests (bytes); routes may raise their own. */
   readonly bodyLimitBytes: number;
-  /** Behind a reverse proxy: take the client IP from X-Forwarded-For. */
-  readonly trustProxy?: boolean;
+  /** How many large or compressed bodies are read at once, and how many objects a body may hold. */
+  readonly bodyBounds?: BodyBounds;
+  /**
+   * Reverse proxies in front of the service (0: none). The client address is the entry that
+   * many places from the right of X-Forwarded-For, the one the outermost trusted proxy added:
+   * entries further left were written by the client and choose nothing.
+   */
+  readonly trustProxyHops?: number;
 }
 
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const hops = options.trustProxyHops ?? 0;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = new Router({ sensitive: true });
-  const bodies = new JsonBodyReader();
+  const bodies = new JsonBodyReader(options.bodyBounds ?? DEFAULT_BODY_BOUNDS);
   // Paths without parameters and their methods: `GET /v1/proofs/search` also matches
   // `GET /v1/proofs/{proof_id}`, but the client meant the search, which only takes POST.
   const fixedPaths = new Map<string, string[]>();
@@ -68,6 +75,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     const auth = spec.auth;
     if (auth !== 'none') {
       stack.push(async (ctx, next) => {
+        // A wallet's data, and its refusals, are for that caller only: no cache keeps them.
+        ctx.set('Cache-Control', 'no-store');
         ctx.state.principal = await authenticate(ctx, auth, options.access);
         await next();
       });
@@ -90,6 +99,11 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     router.register(koaPath, [spec.method.toUpperCase()], stack);
   }
 
+  // Every answer, pages and errors included, is read as the type it declares, never sniffed.
+  app.use((ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
   app.use(observe({ metrics: options.metrics, logger: options.logger, onAuthenticatedResponse: options.access.onAuthenticatedResponse }));
   app.use(errorsToJson(options.logger, options.metrics, options.failures));
   // OPTIONS on a fixed path lists that path's own methods, as its 405 does: the router would

@@ -12,6 +12,8 @@ export function authProblem(failure: AuthFailure): HttpError {
       return new HttpError(401, 'invalid token', { code: 'invalid_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     case 'ExpiredToken':
       return new HttpError(401, 'expired token: sign in again', { code: 'expired_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    case 'RevokedToken':
+      return new HttpError(401, 'this token was signed out: sign in again', { code: 'revoked_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     case 'CredentialKindNotAllowed':
       return new HttpError(
         401,

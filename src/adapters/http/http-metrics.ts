@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The service's Prometheus metrics. One registry per app instance, so several apps in one
@@ -60,25 +60,6 @@ export class HttpMetrics {
     labelNames: ['status'] as const,
     registers: [this.registry],
   });
-  /** Counts every wallet's devices by derived status; set by the composition root. */
-  private deviceCounter: (() => Promise<Readonly<Record<string, number>>>) | undefined;
-  readonly devicesByStatus = new Gauge({
-    name: 'fleet_devices',
-    help: 'Devices of all wallets by derived status (online, warning, offline, degraded, error), counted at scrape time.',
-    labelNames: ['status'] as const,
-    registers: [this.registry],
-    collect: async () => {
-      if (!this.deviceCounter) return;
-      // A failed count keeps the previous figures: /metrics must answer while the database is down.
-      const counts = await this.deviceCounter().catch(() => null);
-      if (counts) for (const [status, n] of Object.entries(counts)) this.devicesByStatus.set({ status }, n);
-    },
-  });
-
-  countDevicesWith(counter: () => Promise<Readonly<Record<string, number>>>): void {
-    this.deviceCounter = counter;
-  }
-
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }

@@ -2,10 +2,13 @@ import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type 
 import net, { type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionCounts, type ConnectionLimits } from './connection-guard.js';
 
 export interface RunningServer {
   readonly url: string;
   readonly server: Server;
+  /** Open connections and those refused by the caps. */
+  readonly connections: ConnectionCounts;
   /**
    * Graceful stop: refuse new connections, let in-flight requests finish (up to `graceMs`),
    * then cut whatever is left.
@@ -36,10 +39,28 @@ const nodeTimers: StopTimers = {
   clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
 };
 
-export async function listen(app: Koa, port: number, host: string, timers: StopTimers = nodeTimers): Promise<RunningServer> {
+export async function listen(
+  app: Koa,
+  port: number,
+  host: string,
+  timers: StopTimers = nodeTimers,
+  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+): Promise<RunningServer> {
   let closing = false;
   const handle = app.callback();
-  const server = createServer(handle);
+  // The header and request deadlines run from a request's first byte, so trickling bytes does
+  // not stretch them; Node checks them every connectionsCheckingInterval (30 s by default, which
+  // would let a slow client hold its connection that much longer than the deadline says).
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    handle,
+  );
+  const connections = guardConnections(server, limits);
   server.on('clientError', answerUnreadable);
   // CONNECT is taken out of the HTTP exchange for tunnelling; this is no proxy, so the app
   // answers it as any method (405 with Allow on a route, 404 elsewhere) and the connection ends.
@@ -62,10 +83,6 @@ export async function listen(app: Koa, port: number, host: string, timers: StopT
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
   });
-  // Behind a load balancer, keep-alive must outlive the balancer's idle timeout.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -75,6 +92,7 @@ export async function listen(app: Koa, port: number, host: string, timers: StopT
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
+    connections,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
         closing = true;
@@ -103,10 +121,19 @@ export async function listen(app: Koa, port: number, host: string, timers: StopT
   };
 }
 
+/** How long a refused connection may take to read its answer before it is cut anyway. */
+const UNREADABLE_LINGER_MS = 2_000;
+
 /**
  * A request Node's HTTP parser cannot read never reaches the app; it still gets the JSON
  * `{detail, code}` every other error has (Node's own answer is a bare status line), and the
  * connection closes, as the rest of its bytes cannot be trusted.
+ *
+ * Closes means destroyed, not half-closed: the HTTP server allows half-open sockets, so ending
+ * our side alone would keep the descriptor until the client closes its own, and a client that
+ * never does (slow-loris: partial headers, a 408, then silence) would keep every one it opened.
+ * The socket is destroyed as soon as the answer is handed to the kernel, and after a short
+ * linger at most if the client does not even read it.
  */
 function answerUnreadable(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
   // Nothing to answer on a connection already gone, nor in the middle of another response.
@@ -117,9 +144,13 @@ function answerUnreadable(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, s
   }
   const [status, code, detail] = unreadable(err);
   const body = JSON.stringify({ detail, code });
+  const linger = setTimeout(() => socket.destroy(), UNREADABLE_LINGER_MS);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
 

@@ -1,48 +1,205 @@
 import { isUtf8 } from 'node:buffer';
-import { brotliDecompressSync, unzipSync } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import { HttpMethodEnum, koaBody } from 'koa-body';
+import { BodySlots } from './body-slots.js';
 import { HttpError } from './http-error.js';
+
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON body (`''` for zero bytes sent as JSON), set by JsonBodyReader. */
+    body?: unknown;
+    /** The body's text, on routes that ask for it. */
+    rawBody?: string;
+  }
+}
 
 /** Media types read as JSON: application/json and every `+json` type. Anything else is 415. */
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+export interface BodyBounds {
+  /**
+   * Bodies read and handled at once that are compressed, of unknown length, or declared larger
+   * than `smallBodyBytes`: their text and parsed values are what can make a request's memory
+   * large, and a compressed one costs its sender next to nothing.
+   */
+  readonly largeBodySlots: number;
+  /** Requests waiting for a large-body slot; past that 503 with Retry-After. */
+  readonly largeBodyQueue: number;
+  /** A body declared (Content-Length, not compressed) at most this large needs no slot. */
+  readonly smallBodyBytes: number;
+  /** Objects, arrays, strings and numbers one body may hold: JSON.parse builds one heap object for each. */
+  readonly maxValues: number;
+}
+
+export const DEFAULT_BODY_BOUNDS: BodyBounds = { largeBodySlots: 2, largeBodyQueue: 64, smallBodyBytes: 256 * 1024, maxValues: 1_000_000 };
+
 /**
- * Reading request bodies: JSON only, UTF-8 only, within a size limit, compressed or not. One
- * reader per limit (routes may raise the app's), each made once.
+ * Reading request bodies: JSON only, UTF-8 only, within a size limit counted on the inflated
+ * text, compressed or not, and with a bounded number of values. The bytes are read
+ * here, checked, then parsed once: what a request may cost is known before JSON.parse runs.
  */
 export class JsonBodyReader {
-  private readonly parsers = new Map<string, Koa.Middleware>();
+  readonly slots: BodySlots;
 
-  /** The middleware that reads a route's body: refuses what is not JSON (415), then parses it as UTF-8. */
-  forRoute(limitBytes: number, includeUnparsed: boolean): Koa.Middleware[] {
-    return [requireJson, utf8Only(this.parser(limitBytes, includeUnparsed), limitBytes)];
+  constructor(private readonly bounds: BodyBounds = DEFAULT_BODY_BOUNDS) {
+    this.slots = new BodySlots(bounds.largeBodySlots, bounds.largeBodyQueue);
   }
 
-  private parser(limit: number, includeUnparsed: boolean): Koa.Middleware {
-    const key = `${limit} ${includeUnparsed}`;
-    let parser = this.parsers.get(key);
-    if (!parser) {
-      // Not strict: any JSON value is parsed, so a well-formed body of the wrong kind (null,
-      // a string, a number) is a 422 naming its kind, not a 400.
-      parser = koaBody({
-        json: true,
-        jsonStrict: false,
-        jsonTypes: JSON_TYPES,
-        jsonLimit: limit,
-        includeUnparsed,
-        multipart: false,
-        urlencoded: false,
-        text: false,
-        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-        onError: acceptProtoMembers,
-      });
-      this.parsers.set(key, parser);
+  /** The middleware that reads a route's body: refuses what is not JSON (415), then reads and parses it. */
+  forRoute(limitBytes: number, includeUnparsed: boolean): Koa.Middleware[] {
+    return [requireJson, (ctx, next) => this.read(ctx, next, limitBytes, includeUnparsed)];
+  }
+
+  private async read(ctx: Context, next: Next, limitBytes: number, includeUnparsed: boolean): Promise<void> {
+    const method = ctx.method;
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) || !ctx.is(JSON_TYPES)) return next();
+    const inflater = contentCoding(ctx);
+    const declared = Number(ctx.get('content-length') || NaN);
+    if (inflater === null && declared > limitBytes) throw tooLarge(limitBytes);
+    // The slot is held until the answer is made: the parsed body lives as long as the handler.
+    const large = inflater !== null || !(declared <= this.bounds.smallBodyBytes);
+    const release = large ? await this.slots.acquire() : null;
+    try {
+      const bytes = await collect(ctx.req, inflater, limitBytes);
+      if (!isUtf8(bytes)) {
+        throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });
+      }
+      if (countValues(bytes, this.bounds.maxValues) > this.bounds.maxValues) {
+        throw new HttpError(413, `request body holds too many JSON values (more than ${this.bounds.maxValues} objects, arrays, strings and numbers)`, { code: 'body_too_large' });
+      }
+      // A leading byte order mark is not part of the JSON text (RFC 8259 lets a parser ignore it).
+      let text = bytes.toString('utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      ctx.request.body = parse(text);
+      if (includeUnparsed && text !== '') ctx.request.rawBody = text;
+      await next();
+    } finally {
+      release?.();
     }
-    return parser;
   }
 }
+
+/**
+ * Any JSON value, not only objects and arrays: a well-formed body of the wrong kind (null, a
+ * string, a number) is a 422 naming its kind, not a 400. JSON.parse makes a `__proto__` member
+ * an ordinary own property, never an object's prototype, and a signed envelope may carry one
+ * in `meta` or event data: its signature covers that member, so it is kept.
+ */
+function parse(text: string): unknown {
+  if (text === '') return '';
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, `malformed JSON body: ${(err as Error).message}`, { code: 'malformed_json' });
+  }
+}
+
+/**
+ * The values of a JSON text that JSON.parse allocates on the heap, member names included:
+ * objects, arrays, strings and numbers (true, false and null are shared constants), counted
+ * until `max` is passed (then max + 1). A bracket or digit inside a string is not counted;
+ * the text is not otherwise checked (JSON.parse does that).
+ */
+export function countValues(bytes: Uint8Array, max: number): number {
+  let count = 0;
+  let inString = false;
+  let escaped = false;
+  let inNumber = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    const numeric = (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+    if (numeric) {
+      // A number starts with a digit or a minus sign; e, E, + and . only continue one.
+      if (!inNumber && ((c >= 0x30 && c <= 0x39) || c === 0x2d) && ++count > max) return count;
+      inNumber = true;
+      continue;
+    }
+    inNumber = false;
+    if (c === 0x22) inString = true;
+    if ((c === 0x22 || c === 0x7b || c === 0x5b) && ++count > max) return count;
+  }
+  return count;
+}
+
+const tooLarge = (limit: number) => new HttpError(413, `request body is too large (limit ${limit} bytes)`, { code: 'body_too_large' });
+
+const notInflatable = () => new HttpError(400, 'malformed JSON body: the compressed body could not be inflated (see Content-Encoding)', { code: 'malformed_json' });
+
+type Inflater = () => Transform;
+/** Content-Encoding values that are inflated, and how (null: not compressed). */
+const INFLATERS = new Map<string, Inflater | null>([
+  ['identity', null],
+  ['', null],
+  // Unzip reads both gzip and zlib (HTTP's "deflate") framing.
+  ['gzip', createUnzip],
+  ['deflate', createUnzip],
+  ['br', createBrotliDecompress],
+]);
+
+/**
+ * How the body is compressed: null when it is not. Content codings are case-insensitive
+ * (RFC 9110, section 8.4.1); a coding that cannot be undone, or more than one, is 415.
+ */
+function contentCoding(ctx: Context): Inflater | null {
+  const header = ctx.req.headers['content-encoding'];
+  if (header === undefined) return null;
+  const inflate = INFLATERS.get(header.trim().toLowerCase());
+  if (inflate === undefined) {
+    throw new HttpError(415, `Content-Encoding ${JSON.stringify(header)} is not supported: send the body uncompressed, or with one of gzip, deflate or br`, {
+      code: 'unsupported_media_type',
+    });
+  }
+  return inflate;
+}
+
+/**
+ * The body's bytes, inflated if compressed, refused (413) as soon as they pass `limit`: an
+ * inflater is stopped there, so a small compressed body never inflates past the limit in
+ * memory. On refusal the request is left unread for the 413's drain (errors-to-json.ts).
+ */
+function collect(req: Context['req'], inflater: Inflater | null, limit: number): Promise<Buffer> {
+  const inflating = inflater === null ? null : req.pipe(inflater());
+  const source: Readable = inflating ?? req;
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (err: Error | null) => {
+      source.off('data', onData).off('end', onEnd).off('error', onError);
+      req.off('error', onAbort).off('close', onClose);
+      if (inflating !== null) {
+        req.unpipe(inflating);
+        if (err !== null) inflating.destroy();
+      }
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(null);
+    // The inflater's own errors (a truncated or corrupt stream) are the client's.
+    const onError = (err: Error) => finish(inflating === null ? clientGone(err) : notInflatable());
+    const onAbort = (err: Error) => finish(clientGone(err));
+    const onClose = () => {
+      if (!(req as { complete?: boolean }).complete) finish(clientGone(new Error('the request was not sent to its end')));
+    };
+    source.on('data', onData).on('end', onEnd).on('error', onError);
+    if (inflating !== null) req.on('error', onAbort);
+    req.on('close', onClose);
+  });
+}
+
+const clientGone = (err: Error) => new HttpError(400, `the request body could not be read: ${err.message}`, { code: 'bad_request' });
 
 /**
  * The parsed body; a request without one is `{}`, so its members are reported missing. The
@@ -54,122 +211,10 @@ export function bodyOf(ctx: Context): unknown {
   return body === undefined ? {} : body;
 }
 
-/** The text koa-body parsed (`includeUnparsed`); absent when it parsed none, or a body was re-parsed (acceptProtoMembers). */
+/** The body's text as received (decompressed and decoded), on routes that ask for it; absent when there was none. */
 export function rawBodyOf(ctx: Context): string | undefined {
   const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
   return typeof raw === 'string' ? raw : undefined;
-}
-
-/**
- * koa-body parses JSON with co-body, which refuses any body with a `__proto__` member (its
- * guard against prototype poisoning) and offers no way to turn that off through koa-body.
- * JSON.parse makes such a member an ordinary own property, never an object's prototype, and a
- * signed envelope may carry one in `meta` or event data: the body is valid and its signature
- * covers that member. So that one refusal is undone by parsing the text co-body attaches to
- * the error with JSON.parse; every other parse error stands (400).
- */
-function acceptProtoMembers(error: Error, ctx: Context): void {
-  const text = (error as Error & { body?: unknown }).body;
-  if (typeof text !== 'string' || !/forbidden prototype property/.test(error.message)) throw error;
-  ctx.request.body = JSON.parse(text) as typeof ctx.request.body;
-}
-
-/**
- * JSON exchanged between systems must be UTF-8 (RFC 8259, section 8.1), and koa-body decodes
- * a body as UTF-8 whatever it holds, turning each invalid sequence into U+FFFD: a body with
- * one would be read as a different text from the one sent (a signed envelope then fails its
- * hash check for no visible reason; an unsigned member is stored altered). So the bytes are
- * watched as the parser reads them, and a body that is not UTF-8 is 400, before any route
- * sees it. Watching is a second 'data' listener on the request, added in the same turn as the
- * parser's own (nothing is awaited between), so both see every chunk; `buffer.isUtf8`
- * checks the whole body at once, a sequence split between chunks included.
- *
- * A compressed body (Content-Encoding gzip, deflate or br, which the parser inflates) is
- * watched as it arrives and, once the parser has accepted it, inflated again here to check
- * the text it holds: twice the inflating, for the rare client that compresses its requests,
- * so that no body reaches a route decoded lossily. The parser has by then refused any
- * encoding it does not know (415) and any body that inflates past the limit (413).
- */
-function utf8Only(parser: Koa.Middleware, limitBytes: number): Koa.Middleware {
-  return async (ctx, next) => {
-    const inflate = contentCoding(ctx);
-    // A compressed body is never much larger than what it inflates to; twice the limit is room enough.
-    const watched = watchBytes(ctx.req, inflate === null ? limitBytes : 2 * limitBytes);
-    let bytes: Buffer | null = null;
-    try {
-      await parser(ctx, async () => undefined);
-    } catch (err) {
-      // The inflater's own errors (a truncated or corrupt stream) carry no HTTP status.
-      if (inflate && typeof (err as { status?: unknown }).status !== 'number') throw notInflatable();
-      throw err;
-    } finally {
-      bytes = watched();
-    }
-    if (bytes && !isUtf8(inflate === null ? bytes : inflated(inflate, bytes, limitBytes))) {
-      throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });
-    }
-    await next();
-  };
-}
-
-type Inflater = (bytes: Buffer, options: { maxOutputLength: number }) => Buffer;
-/** Content-Encoding values the parser inflates, and how (null: not compressed). */
-const INFLATERS = new Map<string, Inflater | null>([
-  ['identity', null],
-  ['', null],
-  ['gzip', unzipSync],
-  ['deflate', unzipSync],
-  ['br', brotliDecompressSync],
-]);
-
-/**
- * How the body is compressed: null when it is not. Content codings are case-insensitive
- * (RFC 9110, section 8.4.1) and the parser (the `inflation` package) matches them exactly, so
- * the header is normalized for it here; a coding it cannot undo, or more than one, is 415.
- */
-function contentCoding(ctx: Context): Inflater | null {
-  const header = ctx.req.headers['content-encoding'];
-  if (header === undefined) return null;
-  const coding = header.trim().toLowerCase();
-  const inflate = INFLATERS.get(coding);
-  if (inflate === undefined) {
-    throw new HttpError(415, `Content-Encoding ${JSON.stringify(header)} is not supported: send the body uncompressed, or with one of gzip, deflate or br`, {
-      code: 'unsupported_media_type',
-    });
-  }
-  ctx.req.headers['content-encoding'] = coding;
-  return inflate;
-}
-
-function inflated(inflate: Inflater, bytes: Buffer, limitBytes: number): Buffer {
-  try {
-    return inflate(bytes, { maxOutputLength: limitBytes + 1 });
-  } catch {
-    throw notInflatable();
-  }
-}
-
-const notInflatable = () => new HttpError(400, 'malformed JSON body: the compressed body could not be inflated (see Content-Encoding)', { code: 'malformed_json' });
-
-/** The bytes `stream` delivers from now on, up to `limitBytes` (null past it: the parser refuses those). */
-function watchBytes(stream: NodeJS.ReadableStream, limitBytes: number): () => Buffer | null {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = false;
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limitBytes) {
-      over = true;
-      chunks.length = 0;
-      stream.off('data', onData);
-    } else chunks.push(chunk);
-  };
-  stream.on('data', onData);
-  return () => {
-    stream.off('data', onData);
-    if (over) return null;
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-  };
 }
 
 /**

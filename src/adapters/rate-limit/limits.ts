@@ -1,9 +1,11 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateDecision, RateLimiter } from '../../application/ports/rate-limiter.js';
+import type { RateBucket, RateDecision, RateLimiter } from '../../application/ports/rate-limiter.js';
 
 export interface RateLimits {
   /** Requests per minute per credential (per IP when there is none). */
   readonly perMinute: number;
+  /** Requests per minute per wallet, across all its keys and tokens: a wallet with many keys gets no more. */
+  readonly walletPerMinute: number;
   /** Sign-in requests per minute per IP: stricter, since sign-in needs no credential. */
   readonly signInPerMinute: number;
 }
@@ -12,9 +14,9 @@ export const WINDOW_S = 60;
 
 /** The RateLimiter port over two rate-limiter-flexible limiters, one per bucket. */
 export class FlexibleRateLimiter implements RateLimiter {
-  constructor(private readonly buckets: Readonly<Record<'api' | 'sign_in', RateLimiterAbstract>>) {}
+  constructor(private readonly buckets: Readonly<Record<RateBucket, RateLimiterAbstract>>) {}
 
-  async consume(key: string, bucket: 'api' | 'sign_in'): Promise<RateDecision> {
+  async consume(key: string, bucket: RateBucket): Promise<RateDecision> {
     const limiter = this.buckets[bucket];
     try {
       return decision(limiter.points, await limiter.consume(key), true);

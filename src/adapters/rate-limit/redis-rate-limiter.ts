@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RateBucket } from '../../application/ports/rate-limiter.js';
 import { FlexibleRateLimiter, WINDOW_S, type RateLimits } from './limits.js';
 
 /** Redis stopped answering (limits are then per instance), or answers again (shared again). */
@@ -58,7 +59,7 @@ export async function redisRateLimiter(redisUrl: string, limits: RateLimits, opt
     options.onConnectionChange?.({ state: 'lost', reason: lastError || 'connection closed' });
   });
   const prefix = options.keyPrefix ?? 'proof-registry:rl';
-  const bucket = (name: 'api' | 'sign_in', points: number) =>
+  const bucket = (name: RateBucket, points: number) =>
     new RateLimiterRedis({
       storeClient: client,
       keyPrefix: `${prefix}:${name}`,
@@ -80,7 +81,7 @@ export async function redisRateLimiter(redisUrl: string, limits: RateLimits, opt
   started = true;
   return {
     connected,
-    limiter: new FlexibleRateLimiter({ api: bucket('api', limits.perMinute), sign_in: bucket('sign_in', limits.signInPerMinute) }),
+    limiter: new FlexibleRateLimiter({ api: bucket('api', limits.perMinute), wallet: bucket('wallet', limits.walletPerMinute), sign_in: bucket('sign_in', limits.signInPerMinute) }),
     close: async () => {
       closing = true;
       await client.quit().catch(() => client.disconnect());

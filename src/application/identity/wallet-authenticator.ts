@@ -6,6 +6,7 @@ import type { Authenticator, AuthFailure, AuthRequest, CredentialKind, Principal
 import type { SecretHasher } from '../ports/identity-crypto.js';
 import type { IdentityMetrics } from '../ports/identity-metrics.js';
 import type { KeyStore } from '../ports/key-store.js';
+import type { RevokedTokens } from '../ports/revoked-tokens.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import { failureReason } from './failure-reason.js';
 import type { TokenGate } from './token-gate.js';
@@ -37,6 +38,8 @@ export class WalletAuthenticator implements Authenticator {
     private readonly metrics: Pick<IdentityMetrics, 'authFailure'>,
     /** Told when a valid API key is refused by a later check, so the key's error count includes it. */
     private readonly onKeyRefused?: (keyId: string, failure: AuthFailure) => void,
+    /** Signed-out dashboard tokens; without it no token is ever refused as signed out. */
+    private readonly revoked?: Pick<RevokedTokens, 'isRevoked'>,
   ) {}
 
   async authenticate(request: AuthRequest): Promise<E.Either<AuthFailure, Principal>> {
@@ -86,7 +89,9 @@ export class WalletAuthenticator implements Authenticator {
     if (!accepts.includes('jwt')) return E.left({ _tag: 'CredentialKindNotAllowed', allowed: accepts });
     const claims = this.tokens.verify(credential);
     if (E.isLeft(claims)) return E.left({ _tag: claims.left });
-    return E.right({ wallet: claims.right.wallet, kind: 'jwt', keyId: null });
+    // Only a token whose signature and lifetime hold is looked up: garbage costs no query.
+    if (this.revoked && (await this.revoked.isRevoked(claims.right.jti))) return E.left({ _tag: 'RevokedToken' });
+    return E.right({ wallet: claims.right.wallet, kind: 'jwt', keyId: null, token: { jti: claims.right.jti, expiresAtMs: claims.right.expiresAtMs } });
   }
 
   /**

@@ -8,6 +8,8 @@ export interface Principal {
   readonly kind: CredentialKind;
   /** The API key's id when the credential is a key, for usage figures and rate limits. */
   readonly keyId: string | null;
+  /** The dashboard token's id and expiry when the credential is a JWT: what signing out revokes. */
+  readonly token?: { readonly jti: string; readonly expiresAtMs: number } | null;
 }
 
 export type AuthFailure =
@@ -15,6 +17,7 @@ export type AuthFailure =
   | { readonly _tag: 'InvalidApiKey' }
   | { readonly _tag: 'InvalidToken' }
   | { readonly _tag: 'ExpiredToken' }
+  | { readonly _tag: 'RevokedToken' }
   | { readonly _tag: 'CredentialKindNotAllowed'; readonly allowed: readonly CredentialKind[] }
   | { readonly _tag: 'MissingWalletHeader' }
   | { readonly _tag: 'WalletMismatch' }

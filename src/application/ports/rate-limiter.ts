@@ -7,7 +7,13 @@ export interface RateDecision {
   readonly resetS: number;
 }
 
-/** Counts requests per key (a credential, or an IP where there is none) in a fixed window. */
+/**
+ * The limits: `api` per credential (an IP where there is none), `wallet` per wallet across all
+ * its credentials, `sign_in` per IP.
+ */
+export type RateBucket = 'api' | 'wallet' | 'sign_in';
+
+/** Counts requests per key in a fixed window, one counter per bucket. */
 export interface RateLimiter {
-  consume(key: string, bucket: 'api' | 'sign_in'): Promise<RateDecision>;
+  consume(key: string, bucket: RateBucket): Promise<RateDecision>;
 }

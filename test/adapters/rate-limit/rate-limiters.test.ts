@@ -24,7 +24,7 @@ test.after.always(async () => {
   }
 });
 
-const limits = { perMinute: 5, signInPerMinute: 2 };
+const limits = { perMinute: 5, walletPerMinute: 8, signInPerMinute: 2 };
 
 test('memory: a key gets its limit per window, then 429-worthy refusals with a reset time', async (t) => {
   const limiter = memoryRateLimiter(limits);
@@ -183,4 +183,22 @@ redisTest('redis: an instance that started without Redis reports when Redis firs
   await restored;
   t.deepEqual(log.changes, [{ state: 'restored' }]);
   await relay.close();
+});
+
+test('memory: the wallet bucket counts apart from the per-credential one', async (t) => {
+  const limiter = memoryRateLimiter(limits);
+  const decisions = [];
+  for (let i = 0; i < 9; i++) decisions.push((await limiter.consume('wallet-w', 'wallet')).allowed);
+  t.deepEqual(decisions, [true, true, true, true, true, true, true, true, false]);
+  t.true((await limiter.consume('wallet-w', 'api')).allowed);
+});
+
+redisTest('redis: two instances share one wallet limit', async (t) => {
+  const a = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:wallet` });
+  const b = await redisRateLimiter(TEST_REDIS_URL, limits, { keyPrefix: `${prefix}:wallet` });
+  opened.push(a, b);
+  const decisions = [];
+  for (let i = 0; i < 10; i++) decisions.push((await (i % 2 ? a : b).limiter.consume('wallet-w', 'wallet')).allowed);
+  t.is(decisions.filter(Boolean).length, 8);
+  t.deepEqual(decisions.slice(8), [false, false]);
 });

@@ -30,9 +30,10 @@ test('an API key authenticates as its wallet, with its key id', async (t) => {
 test('a dashboard token authenticates on both kinds of route', async (t) => {
   const id = memoryIdentity();
   await id.fund(alice, '50000');
-  const { token } = id.tokens.issue(alice.address);
+  const { token, jti, expiresInS } = id.tokens.issue(alice.address);
+  const session = { jti, expiresAtMs: Math.floor(id.clock.nowMs() / 1000) * 1000 + expiresInS * 1000 };
   for (const accepts of [API, JWT_ONLY]) {
-    t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address, accepts)), E.right({ wallet: alice.address, kind: 'jwt', keyId: null }));
+    t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address, accepts)), E.right({ wallet: alice.address, kind: 'jwt', keyId: null, token: session }));
   }
 });
 

@@ -1,7 +1,8 @@
-import type { InvalidAddress } from '../../../application/identity/check-access.js';
+import type { InvalidAddress, TooManyOwners } from '../../../application/identity/check-access.js';
 import type { SignInFailure } from '../../../application/identity/complete-sign-in.js';
 import type { TooManyKeys } from '../../../application/identity/create-api-key.js';
 import type { KeyNotFound } from '../../../application/identity/delete-api-key.js';
+import type { NotASession } from '../../../application/identity/sign-out.js';
 import { describeInvalidText, type InvalidText } from '../../../domain/fleet/names.js';
 import { authProblem } from '../auth-problems.js';
 import { HttpError } from '../http-error.js';
@@ -10,7 +11,7 @@ import { HttpError } from '../http-error.js';
 export type InvalidKeyCursor = { readonly _tag: 'InvalidKeyCursor' };
 
 /** Every business failure of the identity use cases (sign-in, keys, access checks). */
-export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | InvalidKeyCursor;
+export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | NotASession | InvalidKeyCursor;
 
 /** Each failure to its status: 401 for every challenge or signature problem; balance failures as authentication makes them. */
 export function identityProblem(f: IdentityFailure): HttpError {
@@ -41,6 +42,15 @@ export function identityProblem(f: IdentityFailure): HttpError {
       return new HttpError(422, describeInvalidText(f), { code: 'validation_error', path: f.field });
     case 'KeyNotFound':
       return new HttpError(404, `API key ${f.keyId} not found`, { code: 'not_found' });
+    case 'TooManyOwners':
+      return new HttpError(
+        429,
+        `a wallet may look up at most ${f.perMinute} different owners per minute; retry in ${f.retryAfterS} s`,
+        { code: 'rate_limited' },
+        { 'Retry-After': String(f.retryAfterS) },
+      );
+    case 'NotASession':
+      return new HttpError(401, 'signing out takes the dashboard token (JWT) to revoke', { code: 'wrong_credential_kind' });
     case 'InvalidKeyCursor':
       return new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' });
   }

@@ -7,6 +7,7 @@ import type { KeyPosition, ListApiKeys } from '../../../application/identity/lis
 import { errorRate } from '../../../domain/identity/api-key.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
 import type { CompleteSignIn } from '../../../application/identity/complete-sign-in.js';
+import type { SignOut } from '../../../application/identity/sign-out.js';
 import type { StartSignIn } from '../../../application/identity/start-sign-in.js';
 import * as c from '../codecs/identity.codecs.js';
 import { orProblem } from '../http-error.js';
@@ -22,6 +23,7 @@ export interface IdentityRouteDeps {
   readonly deleteKey: DeleteApiKey;
   readonly keyUsage: GetKeyUsage;
   readonly checkAccess: CheckAccess;
+  readonly signOut: SignOut;
 }
 
 const errors = errorResponses({
@@ -69,6 +71,21 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
         const signedIn = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
         const { accessToken, expiresInS, wallet } = orProblem(signedIn, identityProblem);
         return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: expiresInS, wallet_address: wallet }, headers: { 'Cache-Control': 'no-store' } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/auth/logout',
+      operationId: 'signOut',
+      tag: 'identity',
+      summary: 'Sign out: revoke the dashboard token presented',
+      description:
+        'The token (JWT) of this request is refused from now on, by every instance on the same database, until it would have expired anyway. Other tokens of the wallet and its API keys are not affected: delete the keys (DELETE /v1/keys/{key_id}) and sign out each session to end all access.',
+      auth: 'jwt',
+      responses: { 204: { description: 'Signed out: the token is revoked.' }, ...errors(...AUTHED) },
+      handle: async ({ principal }) => {
+        orProblem(await d.signOut.execute({ token: principal!.token ?? null }), identityProblem);
+        return { status: 204 };
       },
     }),
     route({
@@ -164,12 +181,14 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       operationId: 'checkAccess',
       tag: 'identity',
       summary: 'Check whether an owner holds at least `minimum` of a mint',
-      description: 'Any owner, mint and minimum; answered through the same balance source and cache as the token gate.',
+      description:
+        'Any owner, mint and minimum; answered through the same balance source as the token gate, with a cache of its own. A wallet may look up ACCESS_CHECK_OWNERS_PER_MIN (100) different owners per minute; asking again about one of them is not counted.',
       auth: 'api_key',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => {
-        return { status: 200, body: orProblem(await d.checkAccess.execute({ owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) };
+      handle: async ({ body, principal }) => {
+        const answer = await d.checkAccess.execute({ wallet: principal!.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum });
+        return { status: 200, body: orProblem(answer, identityProblem) };
       },
     }),
   ];

@@ -1,4 +1,7 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import * as t from 'io-ts';
+import { ErrorBody } from '../codecs/common.codecs.js';
+import { HttpError } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { route, type AnyRoute } from '../route.js';
 
@@ -8,7 +11,13 @@ export interface OpsRouteDeps {
   readonly ready: () => Promise<boolean>;
   /** The OpenAPI document, built once from every route. */
   readonly openapi: () => unknown;
+  /** When set, /metrics answers only `Authorization: Bearer <this>` (METRICS_TOKEN). */
+  readonly metricsToken?: string | null;
 }
+
+/** Compares digests, so neither the token's length nor its first differing byte shows in the timing. */
+const sameSecret = (given: string, expected: string) =>
+  timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 
 const Health = t.type({ ok: t.boolean, service: t.string, version: t.string }, 'Health');
 const Ready = t.type({ ready: t.boolean }, 'Ready');
@@ -44,13 +53,27 @@ export function opsRoutes(d: OpsRouteDeps): AnyRoute[] {
       operationId: 'metrics',
       tag: 'operations',
       summary: 'Prometheus metrics',
+      description: 'Needs `Authorization: Bearer <METRICS_TOKEN>` when the service has METRICS_TOKEN set.',
       auth: 'none',
-      responses: { 200: { description: 'Prometheus text exposition format.', mediaType: 'text/plain; version=0.0.4' } },
-      handle: async () => ({
+      responses: {
+        200: { description: 'Prometheus text exposition format.', mediaType: 'text/plain; version=0.0.4' },
+        401: { description: 'METRICS_TOKEN is set and the request does not carry it.', body: ErrorBody },
+      },
+      handle: async ({ ctx }) => {
+        const token = d.metricsToken;
+        if (token) {
+          const given = /^Bearer +(\S+) *$/i.exec(ctx.get('authorization'))?.[1];
+          if (given === undefined || !sameSecret(given, token)) {
+            throw new HttpError(401, 'metrics need the metrics token: Authorization: Bearer <METRICS_TOKEN>', { code: 'missing_credential' }, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+          }
+          ctx.set('Cache-Control', 'no-store');
+        }
+        return {
         status: 200,
         body: await d.metrics.registry.metrics(),
         headers: { 'Content-Type': d.metrics.registry.contentType },
-      }),
+        };
+      },
     }),
     route({
       method: 'get',
