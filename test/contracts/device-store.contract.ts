@@ -120,6 +120,33 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
     t.is(after?.lastHealth?.receivedAtMs, T0 + 104);
   });
 
+  testFn(`${name}: every reading of the ACTO SDK's metric set is kept and returned as sent`, async (t) => {
+    const { devices } = await make();
+    const report = aReport('degraded', T0 + 10, {
+      statusDerived: true,
+      cpuPercent: 12.5,
+      cpuTemperatureC: 85,
+      memoryUsedMb: 1024.5,
+      memoryTotalMb: 4096,
+      batteryCharging: false,
+      batteryPercent: 56,
+      diskPercent: 0,
+      networkConnected: true,
+      networkType: 'wifi ✓',
+      uptimeS: 86_400,
+      temperatureC: 41.25,
+      customMetrics: { firmware: '1.2.3', gripper_ok: true, arm_ok: false, joints: 6, torque: -0.5, note: '' },
+    });
+    await devices.recordHealth(WALLET_A, 'r-1', report, 5);
+    await devices.recordHealth(WALLET_A, 'r-1', aReport('ok', T0 + 20, { batteryCharging: true, networkConnected: false }), 5);
+    const history = await devices.healthHistory(WALLET_A, 'r-1', 5);
+    t.deepEqual(history[1], report);
+    t.like(history[0], { batteryCharging: true, networkConnected: false, customMetrics: null, statusDerived: false });
+    t.deepEqual((await devices.getDevice(WALLET_A, 'r-1'))?.lastHealth, history[0]);
+    await devices.recordHealth(WALLET_A, 'r-1', { ...report, receivedAtMs: T0 + 30 }, 5);
+    t.deepEqual((await devices.getDevice(WALLET_A, 'r-1'))?.lastHealth, { ...report, receivedAtMs: T0 + 30 });
+  });
+
   testFn(`${name}: proof activity counts by created_at and returns the latest envelopes`, async (t) => {
     const { proofs, activity } = await make();
     const day = 86_400_000;

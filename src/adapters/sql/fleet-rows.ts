@@ -1,6 +1,6 @@
 import type { Device } from '../../domain/fleet/device.js';
 import type { Group } from '../../domain/fleet/group.js';
-import { HEALTH_LEVELS, type HealthLevel, type HealthReport } from '../../domain/fleet/health-report.js';
+import { HEALTH_LEVELS, type CustomMetricValue, type HealthLevel, type HealthReport } from '../../domain/fleet/health-report.js';
 
 /** Rows of migrations/003_fleet.ts as the drivers return them (pg: bigint as a string). */
 export interface DeviceRow {
@@ -51,6 +51,17 @@ export interface HealthRow {
   readonly uptime_s: number | null;
   readonly message: string | null;
   readonly metrics: string | null;
+  // migrations/007: absent from a device's last_health written before it.
+  readonly cpu_temperature?: number | null;
+  readonly memory_used_mb?: number | null;
+  readonly memory_total_mb?: number | null;
+  /** sqlite3 returns booleans as 0 or 1. */
+  readonly battery_charging?: boolean | number | null;
+  readonly disk_percent?: number | null;
+  readonly network_connected?: boolean | number | null;
+  readonly network_type?: string | null;
+  readonly custom_metrics?: string | null;
+  readonly status_derived?: boolean | number;
 }
 
 export const HEALTH_COLUMNS = [
@@ -65,6 +76,15 @@ export const HEALTH_COLUMNS = [
   'uptime_s',
   'message',
   'metrics',
+  'cpu_temperature',
+  'memory_used_mb',
+  'memory_total_mb',
+  'battery_charging',
+  'disk_percent',
+  'network_connected',
+  'network_type',
+  'custom_metrics',
+  'status_derived',
 ] as const satisfies ReadonlyArray<keyof HealthRow>;
 
 export function toDevice(row: DeviceRow): Device {
@@ -104,8 +124,19 @@ export function toHealthRow(wallet: string, deviceId: string, r: HealthReport): 
     uptime_s: r.uptimeS,
     message: r.message,
     metrics: r.metrics === null ? null : JSON.stringify(r.metrics),
+    cpu_temperature: r.cpuTemperatureC,
+    memory_used_mb: r.memoryUsedMb,
+    memory_total_mb: r.memoryTotalMb,
+    battery_charging: r.batteryCharging,
+    disk_percent: r.diskPercent,
+    network_connected: r.networkConnected,
+    network_type: r.networkType,
+    custom_metrics: r.customMetrics === null ? null : JSON.stringify(r.customMetrics),
+    status_derived: r.statusDerived,
   };
 }
+
+const flag = (v: boolean | number | null | undefined): boolean | null => (v === null || v === undefined ? null : Boolean(v));
 
 export function toReport(row: HealthRow): HealthReport {
   if (!(HEALTH_LEVELS as readonly string[]).includes(row.status)) throw new Error(`device_health.status holds ${row.status}`);
@@ -118,7 +149,16 @@ export function toReport(row: HealthRow): HealthReport {
     uptimeS: row.uptime_s,
     message: row.message,
     metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as Record<string, number>),
+    cpuTemperatureC: row.cpu_temperature ?? null,
+    memoryUsedMb: row.memory_used_mb ?? null,
+    memoryTotalMb: row.memory_total_mb ?? null,
+    batteryCharging: flag(row.battery_charging),
+    diskPercent: row.disk_percent ?? null,
+    networkConnected: flag(row.network_connected),
+    networkType: row.network_type ?? null,
+    customMetrics: row.custom_metrics === null || row.custom_metrics === undefined ? null : (JSON.parse(row.custom_metrics) as Record<string, CustomMetricValue>),
     receivedAtMs: int(row.received_at_ms, 'received_at_ms'),
+    statusDerived: flag(row.status_derived) ?? false,
   };
 }
 

@@ -24,7 +24,25 @@ export function healthBody(r: HealthReport) {
     message: r.message,
     metrics: r.metrics,
     received_at: iso(r.receivedAtMs),
+    // The ACTO SDK's further readings: present when the device sent them, so a report of
+    // the original shape reads back in that shape.
+    ...present({
+      cpu_temperature: r.cpuTemperatureC,
+      memory_used_mb: r.memoryUsedMb,
+      memory_total_mb: r.memoryTotalMb,
+      battery_charging: r.batteryCharging,
+      disk_percent: r.diskPercent,
+      network_connected: r.networkConnected,
+      network_type: r.networkType,
+      custom_metrics: r.customMetrics,
+    }),
+    ...(r.statusDerived ? { status_derived: true as const } : {}),
   };
+}
+
+/** The members whose value is not null. */
+function present<T extends Record<string, unknown>>(members: T): Partial<{ [K in keyof T]: NonNullable<T[K]> }> {
+  return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== null)) as Partial<{ [K in keyof T]: NonNullable<T[K]> }>;
 }
 
 export function deviceBody({ device: d, status }: DeviceView) {

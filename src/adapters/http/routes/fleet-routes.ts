@@ -2,6 +2,7 @@ import type { AssignDevices } from '../../../application/fleet/assign-devices.js
 import type { CreateGroup } from '../../../application/fleet/create-group.js';
 import type { DeleteGroup } from '../../../application/fleet/delete-group.js';
 import type { GetDevice } from '../../../application/fleet/get-device.js';
+import type { GetDeviceHealth } from '../../../application/fleet/get-device-health.js';
 import type { GetFleetOverview } from '../../../application/fleet/get-fleet-overview.js';
 import type { GetGroup } from '../../../application/fleet/get-group.js';
 import type { ListGroups } from '../../../application/fleet/list-groups.js';
@@ -9,7 +10,7 @@ import type { RenameDevice } from '../../../application/fleet/rename-device.js';
 import type { ReportDeviceHealth } from '../../../application/fleet/report-device-health.js';
 import type { UnassignDevices } from '../../../application/fleet/unassign-devices.js';
 import * as c from '../codecs/fleet.codecs.js';
-import { orProblem } from '../http-error.js';
+import { HttpError, orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED, BODY, errorResponses } from './error-responses.js';
@@ -21,6 +22,7 @@ export interface FleetRouteDeps {
   readonly getDevice: GetDevice;
   readonly rename: RenameDevice;
   readonly reportHealth: ReportDeviceHealth;
+  readonly deviceHealth: GetDeviceHealth;
   readonly listGroups: ListGroups;
   readonly getGroup: GetGroup;
   readonly createGroup: CreateGroup;
@@ -99,8 +101,9 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       operationId: 'reportDeviceHealth',
       tag: 'fleet',
       summary: 'Report a device\'s health',
-      description: 'Creates the device if the wallet has not seen it. The report is stamped with the registry\'s clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.',
-      auth: jwt,
+      description:
+        'Takes an API key as well as a dashboard token: a robot holds a key, not a wallet, and reports its own health. Creates the device if the wallet has not seen it, and shows it again if it was hidden. Every reading is optional and kept as sent; `temperature` and `uptime_seconds` are other names of `temperature_c` and `uptime_s` (both names of one reading must agree). Without `status` the registry derives one from the readings (docs/fleet-and-scoring.md) and says so with `status_derived`. The report is stamped with the registry\'s clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.',
+      auth: 'api_key',
       params: c.DeviceIdParams,
       body: c.HealthBody,
       responses: { 201: { description: 'Stored; the device as it now is.', body: c.HealthRecordedResponse }, ...errors(...BODY, ...AUTHED) },
@@ -110,20 +113,43 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
             wallet: principal!.wallet,
             deviceId: params.device_id,
             readings: {
-              status: body.status,
+              status: body.status ?? null,
               cpuPercent: body.cpu_percent ?? null,
               memoryPercent: body.memory_percent ?? null,
               batteryPercent: body.battery_percent ?? null,
-              temperatureC: body.temperature_c ?? null,
-              uptimeS: body.uptime_s ?? null,
+              temperatureC: oneReading(body, 'temperature_c', 'temperature'),
+              uptimeS: oneReading(body, 'uptime_s', 'uptime_seconds'),
               message: body.message ?? null,
               metrics: body.metrics ?? null,
+              cpuTemperatureC: body.cpu_temperature ?? null,
+              memoryUsedMb: body.memory_used_mb ?? null,
+              memoryTotalMb: body.memory_total_mb ?? null,
+              batteryCharging: body.battery_charging ?? null,
+              diskPercent: body.disk_percent ?? null,
+              networkConnected: body.network_connected ?? null,
+              networkType: body.network_type ?? null,
+              customMetrics: body.custom_metrics ?? null,
             },
           }),
           fleetProblem,
         );
         d.metrics.healthReports.inc({ status: recorded.report.status });
         return { status: 201, body: { report: healthBody(recorded.report), device: deviceBody(recorded.device) } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/fleet/devices/{device_id}/health',
+      operationId: 'getDeviceHealth',
+      tag: 'fleet',
+      summary: 'A device\'s latest health report',
+      description: '`health` is null when the device never reported. Another wallet\'s device is 404.',
+      auth: jwt,
+      params: c.DeviceIdParams,
+      responses: { 200: { description: 'The latest report.', body: c.LatestHealthResponse }, ...errors(404, ...AUTHED) },
+      handle: async ({ params, principal }) => {
+        const latest = orProblem(await d.deviceHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        return { status: 200, body: { device_id: latest.deviceId, health: latest.health ? healthBody(latest.health) : null } };
       },
     }),
     route({
@@ -214,4 +240,11 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       },
     }),
   ];
+}
+
+/** One reading sent under either of its two names; both names with different values is a 422. */
+function oneReading<K extends string, A extends string>(body: Partial<Record<K | A, number | null>>, name: K, alias: A): number | null {
+  const [a, b] = [body[name] ?? null, body[alias] ?? null];
+  if (a !== null && b !== null && a !== b) throw new HttpError(422, `${name} and ${alias} are one reading and must agree (got ${a} and ${b})`, { code: 'validation_error', path: alias });
+  return a ?? b;
 }
