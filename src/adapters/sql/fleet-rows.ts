@@ -1,4 +1,4 @@
-import type { Device } from '../../domain/fleet/device.js';
+import { UNORDERED, type Device } from '../../domain/fleet/device.js';
 import type { Group } from '../../domain/fleet/group.js';
 import { HEALTH_LEVELS, type CustomMetricValue, type HealthLevel, type HealthReport } from '../../domain/fleet/health-report.js';
 
@@ -15,6 +15,10 @@ export interface DeviceRow {
   readonly last_health: string | null;
   readonly last_health_status: string | null;
   readonly last_health_at_ms: number | string | null;
+  readonly hidden_at_ms: number | string | null;
+  readonly sort_order: number | string;
+  readonly description: string | null;
+  readonly device_type: string | null;
 }
 
 export const DEVICE_COLUMNS = [
@@ -29,6 +33,10 @@ export const DEVICE_COLUMNS = [
   'last_health',
   'last_health_status',
   'last_health_at_ms',
+  'hidden_at_ms',
+  'sort_order',
+  'description',
+  'device_type',
 ] as const satisfies ReadonlyArray<keyof DeviceRow>;
 
 export interface GroupRow {
@@ -37,6 +45,7 @@ export interface GroupRow {
   readonly name: string;
   readonly description: string | null;
   readonly created_at_ms: number | string;
+  readonly color?: string | null;
 }
 
 export interface HealthRow {
@@ -98,6 +107,10 @@ export function toDevice(row: DeviceRow): Device {
     lastProofAtMs: row.last_proof_at_ms === null ? null : int(row.last_proof_at_ms, 'last_proof_at_ms'),
     proofCount: int(row.proof_count, 'proof_count'),
     lastHealth: row.last_health === null ? null : toReport(JSON.parse(row.last_health) as HealthRow),
+    hiddenAtMs: row.hidden_at_ms === null ? null : int(row.hidden_at_ms, 'hidden_at_ms'),
+    sortOrder: int(row.sort_order, 'sort_order') === UNORDERED ? null : int(row.sort_order, 'sort_order'),
+    description: row.description,
+    deviceType: row.device_type,
   };
 }
 
@@ -108,6 +121,7 @@ export function toGroup(row: GroupRow): Group {
     name: row.name,
     description: row.description,
     createdAtMs: int(row.created_at_ms, 'created_at_ms'),
+    color: row.color ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DEVICE_ID_MAX, isDeviceId } from '../../../domain/fleet/device.js';
+import { DEVICE_ID_MAX, DEVICE_TYPE_MAX, isDeviceId, MAX_DEVICES_PER_ORDER, SORT_ORDER_MAX } from '../../../domain/fleet/device.js';
 import { hasCharacters } from '../../../domain/text/characters.js';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../../domain/fleet/device-status.js';
 import { MAX_DEVICES_PER_CHANGE } from '../../../domain/fleet/group.js';
@@ -108,7 +108,32 @@ const Name = text('name', NAME_MAX, `Trimmed; 1 to ${NAME_MAX} characters after 
 const Description = text('description', DESCRIPTION_MAX, `Optional; trimmed; up to ${DESCRIPTION_MAX} characters; empty means none.`);
 
 export const RenameBody = t.type({ name: Name }, 'RenameDevice');
-export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description') })], 'CreateGroup');
+const Color = custom<string>('color', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(u.trim()) ? u : undefined), () => 'must be a colour written #rgb or #rrggbb', {
+  type: 'string',
+  pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
+  description: 'Kept as #rrggbb in lower case.',
+  example: '#2f80ed',
+});
+const DeviceType = text('type', DEVICE_TYPE_MAX, `What kind of device, e.g. "arm"; trimmed, up to ${DEVICE_TYPE_MAX} characters, no control characters; empty means none.`);
+
+export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description'), color: nullable(Color, 'color') })], 'CreateGroup');
+export const EditGroupBody = t.partial({ name: Name, description: nullable(Description, 'description'), color: nullable(Color, 'color') }, 'EditGroup');
+export const EditDeviceBody = t.partial({ name: nullable(Name, 'name'), description: nullable(Description, 'description'), type: nullable(DeviceType, 'type') }, 'EditDevice');
+
+const SortOrder = custom<number>(
+  'sort_order',
+  (u): u is number => typeof u === 'number',
+  (u) => (typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 && u <= SORT_ORDER_MAX ? u : undefined),
+  () => `must be an integer from 0 to ${SORT_ORDER_MAX}`,
+  { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX },
+);
+const DeviceOrderList = documented(
+  t.array(t.type({ device_id: DeviceId, sort_order: SortOrder }, 'DeviceOrder')),
+  { type: 'array', minItems: 1, maxItems: MAX_DEVICES_PER_ORDER, items: { type: 'object', required: ['device_id', 'sort_order'], properties: { device_id: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, sort_order: { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX } } } },
+);
+export const OrderDevicesBody = t.type({ device_orders: DeviceOrderList }, 'OrderDevices');
+export const OrderDevicesResponse = t.type({ updated: t.number }, 'DevicesOrdered');
+export const HideDeviceResponse = t.type({ device_id: t.string, hidden: t.literal(true), hidden_at: t.string }, 'DeviceHidden');
 
 const DeviceIdList = custom<string[]>(
   'device_ids',
@@ -266,6 +291,10 @@ export const DeviceResponse = t.type(
     last_proof_at: NullableString,
     proof_count: t.number,
     last_health: t.union([HealthReportResponse, t.null]),
+    description: NullableString,
+    type: NullableString,
+    sort_order: t.union([t.number, t.null]),
+    hidden: t.boolean,
   },
   'Device',
 );
@@ -275,7 +304,7 @@ export const DeviceDetailResponse = t.intersection(
   'DeviceDetail',
 );
 
-const GroupProps = { group_id: t.string, name: t.string, description: NullableString, device_count: t.number, created_at: t.string };
+const GroupProps = { group_id: t.string, name: t.string, description: NullableString, color: NullableString, device_count: t.number, created_at: t.string };
 export const GroupResponse = t.type({ ...GroupProps, device_ids: t.array(t.string) }, 'Group');
 export const GroupListResponse = t.type({ items: t.array(GroupResponse), next_cursor: NullableString }, 'GroupList');
 export const MembershipResponse = t.type({ group: GroupResponse, changed: t.number }, 'GroupMembershipChange');

@@ -58,6 +58,11 @@ export function deviceBody({ device: d, status }: DeviceView) {
     last_proof_at: isoOrNull(d.lastProofAtMs),
     proof_count: d.proofCount,
     last_health: d.lastHealth ? healthBody(d.lastHealth) : null,
+    description: d.description,
+    type: d.deviceType,
+    // null: never placed (listed after the placed devices, by id).
+    sort_order: d.sortOrder,
+    hidden: d.hiddenAtMs !== null,
   };
 }
 
@@ -65,7 +70,7 @@ export function deviceBody({ device: d, status }: DeviceView) {
 export { summaryBody as proofSummaryBody } from './proof-routes.js';
 
 export function groupSummaryBody(g: Group & { deviceCount: number }) {
-  return { group_id: g.groupId, name: g.name, description: g.description, device_count: g.deviceCount, created_at: iso(g.createdAtMs) };
+  return { group_id: g.groupId, name: g.name, description: g.description, color: g.color, device_count: g.deviceCount, created_at: iso(g.createdAtMs) };
 }
 
 export const groupBody = (g: GroupView) => ({ ...groupSummaryBody(g), device_ids: g.deviceIds ?? [] });
