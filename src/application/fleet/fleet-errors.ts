@@ -11,7 +11,11 @@ export type NotYourWallet = { readonly _tag: 'NotYourWallet'; readonly wallet: s
 
 export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthReport, InvalidText, UnknownDevices };
 
+/** An edit whose body names nothing to change. */
+export type NothingToChange = { readonly _tag: 'NothingToChange' };
+
 export type FleetError =
+  | NothingToChange
   | DeviceNotFound
   | InvalidCursor
   | InvalidDeviceIds
