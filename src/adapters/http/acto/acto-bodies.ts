@@ -1,0 +1,63 @@
+import type { DeviceView } from '../../../application/fleet/device-view.js';
+import type { GroupView } from '../../../application/ports/group-store.js';
+import type { VerificationReport } from '../../../application/verify-proof.js';
+import { displayName } from '../../../domain/fleet/device.js';
+import type { HealthReport } from '../../../domain/fleet/health-report.js';
+import { toRfc3339 } from '../../../domain/protocol/datetime.js';
+
+/**
+ * The registry's answers in the shapes the ACTO SDK reads (acto.codecs.ts). Pure renaming:
+ * every figure comes from a use case; nothing here decides anything the /v1 routes do not.
+ */
+
+const iso = toRfc3339;
+
+/** ACTO's verify reason is a string also when valid. */
+export const reasonOf = (r: VerificationReport): string => r.reason ?? 'ok';
+
+/** A health report as ACTO's DeviceHealth: every metric it names, null where not reported. */
+export function deviceHealth(r: HealthReport | null) {
+  const metrics = r?.metrics ?? {};
+  const metric = (name: string) => (typeof metrics[name] === 'number' ? metrics[name] : null);
+  return {
+    cpu_percent: r?.cpuPercent ?? null,
+    cpu_temperature: metric('cpu_temperature'),
+    memory_percent: r?.memoryPercent ?? null,
+    memory_used_mb: metric('memory_used_mb'),
+    memory_total_mb: metric('memory_total_mb'),
+    battery_percent: r?.batteryPercent ?? null,
+    battery_charging: null,
+    disk_percent: metric('disk_percent'),
+    network_connected: null,
+    network_type: null,
+    uptime_seconds: r?.uptimeS ?? null,
+    temperature: r?.temperatureC ?? null,
+    custom_metrics: Object.fromEntries(Object.entries(metrics).filter(([k]) => !SDK_METRICS.has(k))),
+    last_updated: r ? iso(r.receivedAtMs) : null,
+    status: r?.status ?? null,
+  };
+}
+
+/** The SDK's numeric metrics the native report keeps among its metrics. */
+export const SDK_METRICS = new Set(['cpu_temperature', 'memory_used_mb', 'memory_total_mb', 'disk_percent']);
+
+/** ACTO's DeviceInfo. `custom_name` is the owner's name or null; `name` and `display_name` what is shown. */
+export function deviceInfo({ device: d, status }: DeviceView, groupNames: ReadonlyMap<string, string>) {
+  return {
+    id: d.deviceId,
+    name: displayName(d),
+    custom_name: d.name,
+    display_name: displayName(d),
+    group_id: d.groupId,
+    group_name: d.groupId === null ? null : (groupNames.get(d.groupId) ?? null),
+    proof_count: d.proofCount,
+    last_activity: iso(d.lastSeenMs),
+    first_activity: iso(d.firstSeenMs),
+    status,
+    health: d.lastHealth ? deviceHealth(d.lastHealth) : null,
+  };
+}
+
+export function group(g: GroupView) {
+  return { id: g.groupId, name: g.name, description: g.description, device_count: g.deviceCount, device_ids: g.deviceIds ?? [], created_at: iso(g.createdAtMs) };
+}
