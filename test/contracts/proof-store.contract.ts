@@ -1,5 +1,6 @@
 import test from 'ava';
-import type { ProofStore } from '../../src/application/ports/proof-store.js';
+import { PROOF_SORT_FIELDS, type ProofCursor, type ProofSortField, type ProofStore } from '../../src/application/ports/proof-store.js';
+import type { ProofSummary } from '../../src/domain/proof/proof-record.js';
 import type { ProofRecord } from '../../src/domain/proof/proof-record.js';
 import type { DeclareTest } from '../support/databases.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../support/mothers.js';
@@ -143,5 +144,112 @@ export function proofStoreContract(name: string, make: () => Promise<ProofStore>
     t.is(item!.eventCount, 3);
     t.is(item!.createdAt, r.createdAt);
     t.is(item!.receivedAtMs, r.receivedAtMs);
+  });
+
+  /**
+   * Ids whose UTF-8 byte order differs from JavaScript's string order (U+FFFD after U+1F600's
+   * surrogates) and from a locale's (upper case before lower, an accent after `z`), the empty
+   * string, ties on every key, and proofs without a robot id.
+   */
+  const sortFixture = async (store: ProofStore) => {
+    const tasks = ['b', 'B', 'a', '\u{1F600}', '\uFFFD', 'é', 'z', ''];
+    const robots = [undefined, 'arm-2', 'Arm-1', undefined, 'arm-10', 'ß', '\u{1F916}'];
+    const records: ProofRecord[] = [];
+    for (let i = 0; i < 26; i++) {
+      const robotId = robots[i % robots.length];
+      const r = aProofRecord(WALLET_A, { taskId: tasks[i % tasks.length]!, ...(robotId !== undefined && { robotId }), createdAt: at(i % 5), seed: i % 3 });
+      records.push(r);
+      await store.add(r);
+    }
+    // Another wallet's proofs never show.
+    await store.add(aProofRecord(WALLET_B, { taskId: 'a', createdAt: at(2) }));
+    return records;
+  };
+  const bytes = (s: string | null) => (s === null ? null : Buffer.from(s, 'utf8'));
+  const byKey = (a: Buffer | null, b: Buffer | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : Buffer.compare(a, b));
+  const expectedOrder = (records: readonly ProofSummary[], sort: ProofSortField) =>
+    [...records].sort((a, b) => {
+      const key = sort === 'task_id' ? byKey(bytes(a.taskId), bytes(b.taskId)) : sort === 'robot_id' ? byKey(bytes(a.robotId), bytes(b.robotId)) : 0;
+      if (key !== 0) return key;
+      if (sort !== 'payload_hash' && a.createdAtMs !== b.createdAtMs) return a.createdAtMs - b.createdAtMs;
+      return a.proofId < b.proofId ? -1 : a.proofId > b.proofId ? 1 : 0;
+    });
+
+  testFn(`${name}: every sort order, both directions, pages by cursor through every proof once, ids by their bytes`, async (t) => {
+    const store = await make();
+    const records = await sortFixture(store);
+    for (const sort of PROOF_SORT_FIELDS) {
+      const expected = expectedOrder(records, sort).map((r) => r.proofId);
+      for (const order of ['asc', 'desc'] as const) {
+        for (const limit of [1, 4, 26]) {
+          const seen: string[] = [];
+          let after: ProofCursor | undefined;
+          for (let pages = 0; pages < 30; pages++) {
+            const page = await store.search(WALLET_A, { order, sort, limit, ...(after ? { after } : {}) });
+            seen.push(...page.items.map((i) => i.proofId));
+            if (!page.next) break;
+            after = page.next;
+          }
+          t.deepEqual(seen, order === 'asc' ? expected : [...expected].reverse(), `${sort} ${order} by ${limit}`);
+        }
+      }
+    }
+  });
+
+  testFn(`${name}: sorted pages keep their filters`, async (t) => {
+    const store = await make();
+    const records = await sortFixture(store);
+    const matching = records.filter((r) => r.createdAtMs >= Date.parse(at(1)) && r.topics.includes('nav/pose'));
+    for (const sort of PROOF_SORT_FIELDS) {
+      const expected = expectedOrder(matching, sort).map((r) => r.proofId);
+      const seen: string[] = [];
+      let after: ProofCursor | undefined;
+      for (let pages = 0; pages < 30; pages++) {
+        const page = await store.search(WALLET_A, { order: 'desc', sort, limit: 3, createdAfterMs: Date.parse(at(1)), topic: 'nav/pose', ...(after ? { after } : {}) });
+        seen.push(...page.items.map((i) => i.proofId));
+        if (!page.next) break;
+        after = page.next;
+      }
+      t.deepEqual(seen, [...expected].reverse(), sort);
+    }
+    const byRobot = await store.search(WALLET_A, { order: 'asc', sort: 'robot_id', limit: 50, taskId: 'b' });
+    t.deepEqual(
+      byRobot.items.map((i) => i.proofId),
+      expectedOrder(records.filter((r) => r.taskId === 'b'), 'robot_id').map((r) => r.proofId),
+    );
+  });
+
+  testFn(`${name}: an offset page is the same slice of the order, and its cursor continues after it`, async (t) => {
+    const store = await make();
+    const records = await sortFixture(store);
+    for (const sort of PROOF_SORT_FIELDS) {
+      for (const order of ['asc', 'desc'] as const) {
+        const expected = expectedOrder(records, sort).map((r) => r.proofId);
+        if (order === 'desc') expected.reverse();
+        for (const offset of [0, 1, 7, 25, 26, 40]) {
+          const page = await store.search(WALLET_A, { order, sort, limit: 5, offset });
+          t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 5), `${sort} ${order} offset ${offset}`);
+          t.is(page.next !== null, offset + 5 < expected.length);
+          if (page.next) {
+            const next = await store.search(WALLET_A, { order, sort, limit: 5, after: page.next });
+            t.deepEqual(next.items.map((i) => i.proofId), expected.slice(offset + 5, offset + 10));
+          }
+        }
+      }
+    }
+  });
+
+  testFn(`${name}: count counts the filters' matches up to the bound, and nothing of another wallet`, async (t) => {
+    const store = await make();
+    const records = await sortFixture(store);
+    const q = { order: 'asc', limit: 1 } as const;
+    t.is(await store.count(WALLET_A, q, 1_000), records.length);
+    t.is(await store.count(WALLET_A, q, 10), 10);
+    t.is(await store.count(WALLET_A, { ...q, taskId: 'a' }, 1_000), records.filter((r) => r.taskId === 'a').length);
+    t.is(await store.count(WALLET_A, { ...q, robotId: 'arm-2', topic: 'nav/pose' }, 1_000), records.filter((r) => r.robotId === 'arm-2').length);
+    t.is(await store.count(WALLET_A, { ...q, text: 'ARM-1' }, 1_000), records.filter((r) => /arm-1/i.test(r.robotId ?? '')).length);
+    t.is(await store.count(WALLET_A, { ...q, topic: 'absent' }, 1_000), 0);
+    t.is(await store.count(WALLET_B, q, 1_000), 1);
+    t.is(await store.count('11111111111111111111111111111111', q, 1_000), 0);
   });
 }

@@ -55,6 +55,10 @@ export class MeasuredProofStore implements ProofStore {
   search(wallet: string, query: ProofQuery): Promise<ProofPage> {
     return this.inner.search(wallet, query);
   }
+
+  count(wallet: string, query: ProofQuery, upTo: number): Promise<number> {
+    return this.inner.count(wallet, query, upTo);
+  }
 }
 
 /** Runs `run`, observing its time in seconds into `histogram`, whether it resolves or rejects. */

@@ -1,6 +1,6 @@
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import { toSummary } from '../../domain/proof/proof-record.js';
-import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
+import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofSortField, ProofStore } from '../../application/ports/proof-store.js';
 
 /** Told of each proof as it is stored, in the same synchronous step (the memory "transaction"). */
 export interface StoredProofListener {
@@ -38,32 +38,79 @@ export class MemoryProofStore implements ProofStore {
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
-    const text = q.text?.toLowerCase();
+    if (q.after !== undefined && q.offset !== undefined) throw new Error('a search takes a position or an offset, not both');
+    const sort = q.sort ?? 'created_at';
     const sign = q.order === 'asc' ? 1 : -1;
-    const matches = [...(this.byWallet.get(wallet)?.values() ?? [])]
-      .filter(
-        (r) =>
-          (q.taskId === undefined || r.taskId === q.taskId) &&
-          (q.robotId === undefined || r.robotId === q.robotId) &&
-          (q.runId === undefined || r.runId === q.runId) &&
-          (q.signerPublicKeyB64 === undefined || r.signerPublicKeyB64 === q.signerPublicKeyB64) &&
-          (q.createdAfterMs === undefined || r.createdAtMs >= q.createdAfterMs) &&
-          (q.createdBeforeMs === undefined || r.createdAtMs < q.createdBeforeMs) &&
-          (q.topic === undefined || r.topics.includes(q.topic)) &&
-          (text === undefined || r.searchText.includes(text)) &&
-          (q.after === undefined || sign * compare(r, q.after) > 0),
-      )
-      .sort((a, b) => sign * compare(a, b));
-    const page = matches.slice(0, q.limit);
+    const after = q.after ? positionOf(q.after, sort) : undefined;
+    const matches = this.matching(wallet, q)
+      .filter((r) => after === undefined || sign * compare(r, after, sort) > 0)
+      .sort((a, b) => sign * compare(a, b, sort));
+    const skipped = matches.slice(q.offset ?? 0);
+    const page = skipped.slice(0, q.limit);
     const last = page[page.length - 1];
     return {
       items: page.map((r) => toSummary(structuredClone(r))),
-      next: matches.length > q.limit && last ? { createdAtMs: last.createdAtMs, proofId: last.proofId } : null,
+      next: skipped.length > q.limit && last ? cursorAt(last, sort) : null,
     };
+  }
+
+  async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
+    return Math.min(this.matching(wallet, q).length, upTo);
+  }
+
+  private matching(wallet: string, q: ProofQuery): ProofRecord[] {
+    const text = q.text?.toLowerCase();
+    return [...(this.byWallet.get(wallet)?.values() ?? [])].filter(
+      (r) =>
+        (q.taskId === undefined || r.taskId === q.taskId) &&
+        (q.robotId === undefined || r.robotId === q.robotId) &&
+        (q.runId === undefined || r.runId === q.runId) &&
+        (q.signerPublicKeyB64 === undefined || r.signerPublicKeyB64 === q.signerPublicKeyB64) &&
+        (q.createdAfterMs === undefined || r.createdAtMs >= q.createdAfterMs) &&
+        (q.createdBeforeMs === undefined || r.createdAtMs < q.createdBeforeMs) &&
+        (q.topic === undefined || r.topics.includes(q.topic)) &&
+        (text === undefined || r.searchText.includes(text)),
+    );
   }
 }
 
-function compare(a: ProofCursor, b: ProofCursor): number {
+/** What the sort orders compare: a record, or a cursor's position. */
+interface Position {
+  readonly createdAtMs: number;
+  readonly proofId: string;
+  readonly taskId: string;
+  readonly robotId: string | null;
+}
+
+function positionOf(c: ProofCursor, sort: ProofSortField): Position {
+  const key = c.key ?? null;
+  return { createdAtMs: c.createdAtMs, proofId: c.proofId, taskId: sort === 'task_id' ? (key ?? '') : '', robotId: sort === 'robot_id' ? key : null };
+}
+
+function cursorAt(r: Position, sort: ProofSortField): ProofCursor {
+  const base = { createdAtMs: r.createdAtMs, proofId: r.proofId };
+  if (sort === 'task_id') return { ...base, key: r.taskId };
+  if (sort === 'robot_id') return { ...base, key: r.robotId };
+  return base;
+}
+
+/** The order of ProofSortField: ids by UTF-8 bytes, a missing robot id first. */
+function compare(a: Position, b: Position, sort: ProofSortField): number {
+  if (sort === 'payload_hash') return bytes(a.proofId, b.proofId);
+  if (sort === 'task_id') {
+    const c = bytes(a.taskId, b.taskId);
+    if (c !== 0) return c;
+  }
+  if (sort === 'robot_id' && a.robotId !== b.robotId) {
+    if (a.robotId === null) return -1;
+    if (b.robotId === null) return 1;
+    const c = bytes(a.robotId, b.robotId);
+    if (c !== 0) return c;
+  }
   if (a.createdAtMs !== b.createdAtMs) return a.createdAtMs < b.createdAtMs ? -1 : 1;
-  return a.proofId < b.proofId ? -1 : a.proofId > b.proofId ? 1 : 0;
+  return bytes(a.proofId, b.proofId);
+}
+
+function bytes(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
+import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofSortField, ProofStore } from '../../application/ports/proof-store.js';
+import type { ProofSummary } from '../../domain/proof/proof-record.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
@@ -21,6 +22,9 @@ export class KnexProofStore implements ProofStore {
    * keeps the indexes usable), SQLite compares bytes by default.
    */
   private readonly proofIdKey: string;
+  private readonly postgres: boolean;
+  /** How many proofs of the list a text search tests in order before it asks the trigram index. */
+  private readonly textProbe: number;
 
   private readonly commits: GroupCommit;
 
@@ -31,11 +35,13 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter } = {},
+    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter; readonly textProbe?: number } = {},
   ) {
+    this.textProbe = options.textProbe ?? TEXT_PROBE;
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
-    this.proofIdKey = db.dialect === 'postgres' ? 'proof_id collate "C"' : 'proof_id';
+    this.postgres = db.dialect === 'postgres';
+    this.proofIdKey = this.postgres ? 'proof_id collate "C"' : 'proof_id';
     // One batch in flight at a time on both databases. SQLite has one writer anyway. On
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
@@ -60,9 +66,83 @@ export class KnexProofStore implements ProofStore {
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
+    if (q.after !== undefined && q.offset !== undefined) throw new Error('a search takes a position or an offset, not both');
+    const sort = q.sort ?? 'created_at';
     const direction = q.order === 'asc' ? 'asc' : 'desc';
+    // One row beyond the page tells whether another page exists, without a COUNT.
+    const want = q.limit + 1;
+    const rows = q.text !== undefined && indexable(q.text) && sort !== 'robot_id' ? await this.textPage(wallet, q, sort, direction, want) : await this.page(wallet, q, sort, direction, want);
+    const page = rows.slice(0, q.limit).map(toSummary);
+    const last = page[page.length - 1];
+    return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
+  }
+
+  private async page(wallet: string, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+    const rows: SummaryRow[] = [];
+    for (const segment of this.segments(sort, direction, q.after)) {
+      const query = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
+      segment.where?.(query);
+      query.orderByRaw(segment.orderBy).limit(want - rows.length);
+      if (q.offset) query.offset(q.offset);
+      rows.push(...(await query));
+      if (rows.length >= want) break;
+    }
+    return rows;
+  }
+
+  /**
+   * A page of a text search, in two steps, so that neither a common needle nor a rare one
+   * reads the wallet's proofs: first the next TEXT_PROBE proofs of the list, in its order, each
+   * tested (a needle in one proof of 40 fills a page there); then, past them, only the proofs
+   * the trigram index names, sorted. The boundary between the steps is a position in the
+   * order, so the two together are the list's order exactly.
+   */
+  private async textPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+    const [segment] = this.segments(sort, direction, q.after);
+    const columns = this.positionColumns(sort);
+    const { text, ...filters } = q;
+    const boundaryQuery = this.filtered(wallet, filters).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
+    segment!.where?.(boundaryQuery);
+    const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(this.textProbe - 1).limit(1))[0] as Record<string, unknown> | undefined;
+    const skip = q.offset ?? 0;
+    const first = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
+    segment!.where?.(first);
+    const position = `(${columns.map((c) => c.expression).join(', ')})`;
+    const values = boundary ? columns.map((c) => boundary[c.name] as Knex.Value) : [];
+    const marks = `(${columns.map(() => '?').join(', ')})`;
+    if (boundary) first.whereRaw(`${position} ${direction === 'asc' ? '<=' : '>='} ${marks}`, values);
+    const found: SummaryRow[] = await first.orderByRaw(segment!.orderBy).limit(skip + want);
+    if (!boundary || found.length >= skip + want) return found.slice(skip);
+    const rest = this.filtered(wallet, filters).select([...SUMMARY_COLUMNS]);
+    this.whereText(rest, text!, true);
+    rest.whereRaw(`${position} ${direction === 'asc' ? '>' : '<'} ${marks}`, values).orderByRaw(segment!.orderBy);
+    // What the offset still skips is skipped in the second step's own order.
+    const kept = found.slice(skip);
+    rest.limit(want - kept.length);
+    if (skip > found.length) rest.offset(skip - found.length);
+    return [...kept, ...(await rest)];
+  }
+
+  async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
+    const { text, ...filters } = q;
+    let matching: Knex.QueryBuilder;
+    if (text !== undefined && indexable(text) && !this.postgres) {
+      // The trigram index leads and each proof it names is looked up by its key: the count
+      // stops at upTo however many proofs the wallet has.
+      matching = this.filtered(wallet, filters, this.knex('proofs_fts').join('proofs', 'proofs.id', 'proofs_fts.rowid'));
+      matching.whereRaw('proofs_fts match ?', [ftsPhrase(text)]);
+      this.whereText(matching, text, false);
+    } else {
+      matching = this.filtered(wallet, q);
+    }
+    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.select(this.knex.raw('1')).limit(upTo).as('matching'));
+    return Number(row?.n ?? 0);
+  }
+
+  /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
+  private filtered(wallet: string, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs')): Knex.QueryBuilder {
     // The wallet's key, looked up once: every index of `proofs` leads with it.
-    const query = this.knex<SummaryRow>('proofs').select([...SUMMARY_COLUMNS]).where('wallet_id', walletKeyOf(this.knex, wallet));
+    const query = from.where('proofs.wallet_id', walletKeyOf(this.knex, wallet));
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
     if (q.robotId !== undefined) query.where('robot_id', q.robotId);
     if (q.runId !== undefined) query.where('run_id', q.runId);
@@ -77,26 +157,122 @@ export class KnexProofStore implements ProofStore {
           .where('proof_topics.topic', q.topic),
       );
     }
-    if (q.text !== undefined) {
-      // search_text is stored lower-cased; the needle is matched literally, wildcards included.
-      query.whereRaw("search_text like ? escape '\\'", [`%${escapeLike(q.text.toLowerCase())}%`]);
-    }
-    if (q.after) {
-      // A row-value comparison is a single index range condition on both dialects.
-      query.whereRaw(`(created_at_ms, ${this.proofIdKey}) ${direction === 'asc' ? '>' : '<'} (?, ?)`, [
-        q.after.createdAtMs,
-        q.after.proofId,
-      ]);
-    }
-    // One row beyond the page tells whether another page exists, without a COUNT.
-    const rows = await query.orderByRaw(`created_at_ms ${direction}, ${this.proofIdKey} ${direction}`).limit(q.limit + 1);
-    const page = rows.slice(0, q.limit).map(toSummary);
-    const last = page[page.length - 1];
-    return {
-      items: page,
-      next: rows.length > q.limit && last ? { createdAtMs: last.createdAtMs, proofId: last.proofId } : null,
-    };
+    if (q.text !== undefined) this.whereText(query, q.text, false);
+    return query;
   }
+
+  /**
+   * The text rule (docs/storage.md, "Text search"): the lower-cased needle is a substring of
+   * the lower-cased `search_text`, matched literally, wildcards included. `indexed` also
+   * narrows to the proofs the trigram index names, which the substring test then decides.
+   */
+  private whereText(query: Knex.QueryBuilder, text: string, indexed: boolean): void {
+    const needle = text.toLowerCase();
+    if (indexed) {
+      if (this.postgres) {
+        // Materialized, the GIN index is read once, whatever the planner thinks of the needle.
+        query.whereRaw("proofs.id in (select hit.id from (select id from proofs where search_text like ? escape '\\' offset 0) hit)", [`%${escapeLike(needle)}%`]);
+      } else {
+        query.whereRaw('proofs.id in (select rowid from proofs_fts where proofs_fts match ?)', [ftsPhrase(text)]);
+      }
+    }
+    query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(needle)}%`]);
+  }
+
+  /** The columns of a sort's position, in order, as selected and as compared. */
+  private positionColumns(sort: Exclude<ProofSortField, 'robot_id'>): Array<{ name: string; select: string; expression: string }> {
+    const time = { name: 'created_at_ms', select: 'created_at_ms', expression: 'created_at_ms' };
+    const id = { name: 'proof_id', select: 'proof_id', expression: this.proofIdKey };
+    if (sort === 'payload_hash') return [id];
+    if (sort === 'task_id') return [{ name: 'task_id', select: 'task_id', expression: this.textKey('task_id') }, time, id];
+    return [time, id];
+  }
+
+  /**
+   * The queries that read a page, in turn, each continuing where the one before ran out: one,
+   * except for the robot order from a cursor, where the proofs without a robot id (first in
+   * ascending order, last in descending) are a range of their own. Each orders by the columns
+   * of one index, so each is one range of it, read in either direction, with no sort.
+   */
+  private segments(sort: ProofSortField, direction: 'asc' | 'desc', after: ProofCursor | undefined): Segment[] {
+    const d = direction;
+    const op = d === 'asc' ? '>' : '<';
+    const pid = this.proofIdKey;
+    const byTime = `created_at_ms ${d}, ${pid} ${d}`;
+    switch (sort) {
+      case 'created_at':
+        return [{ orderBy: byTime, ...(after && { where: (q) => q.whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [after.createdAtMs, after.proofId]) }) }];
+      case 'payload_hash':
+        return [{ orderBy: `${pid} ${d}`, ...(after && { where: (q) => q.whereRaw(`${pid} ${op} ?`, [after.proofId]) }) }];
+      case 'task_id': {
+        const task = this.textKey('task_id');
+        return [
+          {
+            orderBy: `${task} ${d}, ${byTime}`,
+            ...(after && { where: (q) => q.whereRaw(`(${task}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [after.key ?? '', after.createdAtMs, after.proofId]) }),
+          },
+        ];
+      }
+      case 'robot_id': {
+        const robot = this.textKey('robot_id');
+        // SQLite orders NULL first; PostgreSQL is told to (its index is declared so, 010_search).
+        const nulls = this.postgres ? (d === 'asc' ? ' nulls first' : ' nulls last') : '';
+        const byRobot = `${robot} ${d}${nulls}, ${byTime}`;
+        const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
+        const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
+        if (!after) return [{ orderBy: byRobot }];
+        const key = after.key ?? null;
+        if (d === 'asc') {
+          // Past the proofs without a robot id, a row comparison skips them (NULL compares to nothing).
+          if (key !== null) return [{ orderBy: byRobot, where: (q) => robotsAfter(q, after) }];
+          return [
+            { orderBy: byTime, where: (q) => nullsAfter(q, after) },
+            { orderBy: byRobot, where: (q) => q.whereNotNull('robot_id') },
+          ];
+        }
+        if (key === null) return [{ orderBy: byTime, where: (q) => nullsAfter(q, after) }];
+        return [
+          { orderBy: byRobot, where: (q) => robotsAfter(q, after) },
+          { orderBy: byTime, where: (q) => q.whereNull('robot_id') },
+        ];
+      }
+    }
+  }
+
+  /** A text column compared by its bytes: on PostgreSQL `collate "C"`, as its indexes are (010_search). */
+  private textKey(column: 'task_id' | 'robot_id'): string {
+    return this.postgres ? `${column} collate "C"` : column;
+  }
+}
+
+interface Segment {
+  readonly orderBy: string;
+  readonly where?: (query: Knex.QueryBuilder) => unknown;
+}
+
+function cursorAt(last: ProofSummary, sort: ProofSortField): ProofCursor {
+  const base = { createdAtMs: last.createdAtMs, proofId: last.proofId };
+  if (sort === 'task_id') return { ...base, key: last.taskId };
+  if (sort === 'robot_id') return { ...base, key: last.robotId };
+  return base;
+}
+
+/**
+ * How many proofs of the list a text search tests in order before it asks the trigram index:
+ * a needle in one proof of 40 fills a page of 50 within them.
+ */
+const TEXT_PROBE = 2_000;
+
+/** A trigram index can serve a needle of three characters or more. */
+function indexable(text: string): boolean {
+  let n = 0;
+  for (const _ of text) if (++n >= 3) return true;
+  return false;
+}
+
+/** The needle as one FTS5 phrase: with the trigram tokenizer, the proofs whose text holds it. */
+function ftsPhrase(text: string): string {
+  return `"${text.toLowerCase().replaceAll('"', '""')}"`;
 }
 
 /** Makes `%`, `_` and the escape character itself match literally in LIKE … ESCAPE '\'. */

@@ -1,9 +1,33 @@
 import type { ProofRecord, ProofSummary } from '../../domain/proof/proof-record.js';
 
-/** Position in the total order (createdAtMs, proofId) that every list uses. */
+/**
+ * What a list is ordered by. Each is a total order within a wallet, the proof id breaking ties:
+ * - `created_at`: (createdAtMs, proofId), the default;
+ * - `task_id`: (taskId, createdAtMs, proofId);
+ * - `robot_id`: (robotId, createdAtMs, proofId), proofs without a robot id before every other
+ *   in ascending order (after them in descending);
+ * - `payload_hash`: (proofId), the proof id being the payload hash.
+ * Ids compare by their UTF-8 bytes.
+ */
+export type ProofSortField = 'created_at' | 'task_id' | 'robot_id' | 'payload_hash';
+export const PROOF_SORT_FIELDS: readonly ProofSortField[] = ['created_at', 'task_id', 'robot_id', 'payload_hash'];
+
+/**
+ * Deepest offset: a store reads and drops the rows it skips, so an offset costs as much as the
+ * pages before it. Deeper pages are reached with the cursor, which costs the same at any depth.
+ */
+export const MAX_OFFSET = 10_000;
+/** An offset search counts its matches up to here; beyond, its total says "at least this many". */
+export const TOTAL_CAP = 10_000;
+/** Longest cursor text (SearchProofs' cursors): a 256-character id of 4-byte characters, twice in base64. */
+export const MAX_CURSOR_LENGTH = 2_048;
+
+/** Position in a list's total order (see ProofSortField). */
 export interface ProofCursor {
   readonly createdAtMs: number;
   readonly proofId: string;
+  /** The task id (sort `task_id`) or robot id (sort `robot_id`) at this position; absent for the other sorts. */
+  readonly key?: string | null;
 }
 
 /** Filters combine with AND; all are scoped to one wallet by the store call. */
@@ -21,9 +45,13 @@ export interface ProofQuery {
   /** Case-insensitive substring of task/robot/run ids or meta values. */
   readonly text?: string;
   readonly order: 'asc' | 'desc';
+  /** Default `created_at`. */
+  readonly sort?: ProofSortField;
   readonly limit: number;
   /** Continue strictly after this position (in `order`). */
   readonly after?: ProofCursor;
+  /** Skip this many matches first. Never given with `after` (a store may refuse the pair). */
+  readonly offset?: number;
 }
 
 export interface ProofPage {
@@ -51,4 +79,6 @@ export interface ProofStore {
    */
   get(wallet: string, proofId: string, options?: { readonly withText?: boolean }): Promise<ProofRecord | null>;
   search(wallet: string, query: ProofQuery): Promise<ProofPage>;
+  /** How many proofs match the query's filters (its order, position and page are ignored), counting no further than `upTo`. */
+  count(wallet: string, query: ProofQuery, upTo: number): Promise<number>;
 }

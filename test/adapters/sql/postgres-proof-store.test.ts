@@ -2,6 +2,7 @@ import test from 'ava';
 import { KnexProofStore, migrateLatest, openDatabase } from '../../../src/adapters/sql/index.js';
 import { migrations } from '../../../migrations/index.js';
 import { proofStoreContract } from '../../contracts/proof-store.contract.js';
+import { proofTextSearchContract } from '../../contracts/proof-text-search.contract.js';
 import { postgresFixture, TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
 import { aProofRecord, WALLET_A } from '../../support/mothers.js';
 import { knexProofStoreChecks } from './knex-proof-store.checks.js';
@@ -10,6 +11,8 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // so they run serially. No skip when PostgreSQL is down: the `before` hook fails instead.
 const pg = postgresFixture(test, 'proofs');
 proofStoreContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
+proofTextSearchContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
+proofTextSearchContract('postgres, index past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2 }), test.serial);
 knexProofStoreChecks('postgres', () => pg.fresh(), test.serial);
 
 test.serial('postgres: bigint columns come back as numbers', async (t) => {

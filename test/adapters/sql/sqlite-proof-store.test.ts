@@ -5,6 +5,7 @@ import { KnexProofStore, migrateLatest, openDatabase, type Database } from '../.
 import { configureSqliteConnection } from '../../../src/adapters/sql/database.js';
 import { migrations } from '../../../migrations/index.js';
 import { proofStoreContract } from '../../contracts/proof-store.contract.js';
+import { proofTextSearchContract } from '../../contracts/proof-text-search.contract.js';
 import { sqliteFixture, withSqliteFile } from '../../support/databases.js';
 import { aProofRecord, WALLET_A } from '../../support/mothers.js';
 import { knexProofStoreChecks } from './knex-proof-store.checks.js';
@@ -12,6 +13,8 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // A fresh file per test: the production path (WAL, per-connection pragmas), and cheap.
 const sqlite = sqliteFixture(test);
 proofStoreContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
+proofTextSearchContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
+proofTextSearchContract('sqlite, index past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2 }));
 knexProofStoreChecks('sqlite', () => sqlite.fresh(), test);
 
 const pragma = async (db: Database, name: string): Promise<unknown> => {

@@ -3,7 +3,8 @@ import { ClaimedDigest, EnvelopeCodec, NonEmptyString } from '../../../applicati
 import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
 import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
-import { boundedString, closed, Cursor, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
+import { MAX_CURSOR_LENGTH, MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
+import { boundedString, closed, described, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
 
 // The protocol's own string rules, as the document shows them.
 documented(NonEmptyString, { type: 'string', minLength: 1 });
@@ -53,6 +54,42 @@ export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) => t.type(
 // Any value a stored proof can hold (see MAX_INDEXED_LENGTH), the empty string included.
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
 
+/** A page's start as a count of matches to skip; in a query string it arrives as text. */
+function pageOffset(fromText: boolean): t.Type<number, number, unknown> {
+  return documented(
+    new t.Type<number, number, unknown>(
+      'offset',
+      (u): u is number => typeof u === 'number',
+      (u, c) => {
+        const n = fromText && typeof u === 'string' && /^\d{1,6}$/.test(u) ? Number(u) : u;
+        return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_OFFSET
+          ? t.success(n)
+          : t.failure(u, c, `must be an integer from 0 to ${MAX_OFFSET} (page deeper with next_cursor)`);
+      },
+      t.identity,
+    ),
+    {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      description: `Skip this many matches (at most ${MAX_OFFSET}); the answer then also has total, total_exact, limit and offset. Not with cursor: next_cursor continues from any page, at any depth.`,
+    },
+  );
+}
+
+const ProofCursor = documented(boundedString(1, MAX_CURSOR_LENGTH, 'cursor'), {
+  type: 'string',
+  description: 'Opaque; the next_cursor of the previous page, sent with the same order, sort and filters (limit may change).',
+});
+
+const SortField = documented(t.keyof({ created_at: null, task_id: null, robot_id: null, payload_hash: null }), {
+  type: 'string',
+  enum: ['created_at', 'task_id', 'robot_id', 'payload_hash'],
+  default: 'created_at',
+  description: 'What the page is ordered by, ties broken by created_at then proof id (payload_hash is the proof id). Ids compare by their UTF-8 bytes; proofs without a robot_id come first in ascending order.',
+});
+const SortOrder = t.keyof({ asc: null, desc: null });
+
 /** The filters of a list or a search; they combine with AND. */
 const FilterProps = {
   task_id: Id,
@@ -63,14 +100,16 @@ const FilterProps = {
   created_before: DateTimeMs,
   topic: boundedString(0, MAX_INDEXED_LENGTH),
   text: boundedString(1, 200),
-  cursor: Cursor,
-  order: t.keyof({ asc: null, desc: null }),
+  cursor: ProofCursor,
+  order: SortOrder,
+  sort_field: SortField,
+  sort_order: documented(SortOrder, { type: 'string', enum: ['asc', 'desc'], description: 'The same as order (either may be sent; if both, they must agree).' }),
 };
 
 /** GET /v1/proofs takes every filter of a search as a query parameter. */
-export const ListQuery = t.partial({ ...FilterProps, limit: LimitFromQuery }, 'ListProofsQuery');
+export const ListQuery = t.partial({ ...FilterProps, limit: LimitFromQuery, offset: pageOffset(true) }, 'ListProofsQuery');
 
-export const SearchBody = closed(t.partial({ ...FilterProps, limit: LimitFromBody }, 'SearchProofs'));
+export const SearchBody = closed(t.partial({ ...FilterProps, limit: LimitFromBody, offset: pageOffset(false) }, 'SearchProofs'));
 
 const ProofIdParam = documented(
   new t.Type<string>('proof_id', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' ? t.success(u) : t.failure(u, c)), t.identity),
@@ -124,7 +163,22 @@ const SummaryProps = {
 };
 export const ProofSummaryResponse = t.type(SummaryProps, 'ProofSummary');
 export const ProofRecordResponse = t.type({ ...SummaryProps, envelope: EnvelopeCodec }, 'ProofRecord');
-export const ProofListResponse = t.type({ items: t.array(ProofSummaryResponse), next_cursor: NullableString }, 'ProofList');
+export const ProofListResponse = t.intersection(
+  [
+    t.type({
+      items: t.array(ProofSummaryResponse),
+      next_cursor: described(NullableString, { type: ['string', 'null'], description: 'Where the next page starts (after an offset page too), or null on the last page.' }),
+      has_more: t.boolean,
+    }),
+    t.partial({
+      total: described(t.number, { type: 'integer', description: `With offset: how many proofs match, counted up to ${TOTAL_CAP}.` }),
+      total_exact: described(t.boolean, { type: 'boolean', description: `With offset: false when more than ${TOTAL_CAP} match (total is then ${TOTAL_CAP}).` }),
+      limit: t.number,
+      offset: t.number,
+    }),
+  ],
+  'ProofList',
+);
 export const SubmitResponse = t.type({ proof_id: t.string, duplicate: t.boolean, received_at: timestampText() }, 'SubmitProofResult');
 
 const CheckStatus = t.keyof({ passed: null, failed: null, skipped: null });

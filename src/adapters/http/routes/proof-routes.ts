@@ -2,7 +2,7 @@ import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { GetProof } from '../../../application/proofs/get-proof.js';
 import type { ScoreProof } from '../../../application/proofs/score-proof.js';
-import type { SearchFailure, SearchInput, SearchProofs } from '../../../application/proofs/search-proofs.js';
+import type { SearchFailure, SearchInput, SearchProofs, SearchResult } from '../../../application/proofs/search-proofs.js';
 import type * as t from 'io-ts';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
@@ -73,7 +73,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       auth: 'api_key',
       query: c.ListQuery,
       responses: { 200: { description: 'A page of proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
-      handle: async ({ query, principal }) => page(await d.search.execute({ wallet: principal!.wallet, query: searchQuery(query) })),
+      handle: async ({ query, principal }) => page(await search(d.search, principal!.wallet, query)),
     }),
     route({
       method: 'get',
@@ -95,11 +95,11 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       operationId: 'searchProofs',
       tag: 'proofs',
       summary: 'Search proofs',
-      description: 'Filters combine with AND. created_after is inclusive, created_before exclusive; topic matches proofs with an event of that topic; text is a case-insensitive substring of task, robot and run ids and meta values. Default order desc (newest created_at first).',
+      description: 'Filters combine with AND. created_after is inclusive, created_before exclusive; topic matches proofs with an event of that topic; text is a case-insensitive substring of task, robot and run ids and meta values. Default order desc (newest created_at first); sort_field orders by task_id, robot_id or payload_hash instead. Pages continue with next_cursor at any depth, or start offset matches in (up to 10,000, with total).',
       auth: 'api_key',
       body: c.SearchBody,
       responses: { 200: { description: 'A page of matching proofs.', body: c.ProofListResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => page(await d.search.execute({ wallet: principal!.wallet, query: searchQuery(body) })),
+      handle: async ({ body, principal }) => page(await search(d.search, principal!.wallet, body)),
     }),
     route({
       method: 'post',
@@ -160,11 +160,25 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
 
 const iso = toRfc3339;
 
-/** A list's or a search's filters as the use case takes them; newest first unless asked. */
-function searchQuery(q: t.TypeOf<typeof c.SearchBody> | t.TypeOf<typeof c.ListQuery>): SearchInput {
+type SearchRequest = t.TypeOf<typeof c.SearchBody> | t.TypeOf<typeof c.ListQuery>;
+
+/** Runs a list or a search; newest first unless asked (order and sort_order are the same member). */
+async function search(use: SearchProofs, wallet: string, q: SearchRequest): Promise<E.Either<SearchFailure, SearchPage>> {
+  if (q.order !== undefined && q.sort_order !== undefined && q.order !== q.sort_order) {
+    return E.left({ _tag: 'InvalidRange', detail: 'order and sort_order are the same member; send one, or the same value in both' });
+  }
+  const query = searchQuery(q);
+  const result = await use.execute({ wallet, query });
+  return E.map((r: SearchResult) => ({ ...r, limit: query.limit, ...(q.offset !== undefined && { offset: q.offset }) }))(result);
+}
+
+/** A list's or a search's filters as the use case takes them. */
+function searchQuery(q: SearchRequest): SearchInput {
   return {
-    order: q.order ?? 'desc',
+    order: q.order ?? q.sort_order ?? 'desc',
     limit: q.limit ?? 50,
+    ...(q.sort_field !== undefined ? { sort: q.sort_field } : {}),
+    ...(q.offset !== undefined ? { offset: q.offset } : {}),
     ...(q.task_id !== undefined ? { taskId: q.task_id } : {}),
     ...(q.robot_id !== undefined ? { robotId: q.robot_id } : {}),
     ...(q.run_id !== undefined ? { runId: q.run_id } : {}),
@@ -206,7 +220,18 @@ export function recordReply(summary: object, r: Pick<ProofRecord, 'envelope' | '
   return { status: 200, body: `${head.slice(0, -1)}${head === '{}' ? '' : ','}"envelope":${r.envelopeJson}}`, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
 }
 
-function page(result: E.Either<SearchFailure, { items: readonly ProofSummary[]; nextCursor: string | null }>) {
-  const { items, nextCursor } = orProblem(result, proofProblem);
-  return { status: 200, body: { items: items.map(summaryBody), next_cursor: nextCursor } };
+type SearchPage = SearchResult & { readonly limit: number; readonly offset?: number };
+
+function page(result: E.Either<SearchFailure, SearchPage>) {
+  const r = orProblem(result, proofProblem);
+  return {
+    status: 200,
+    body: {
+      items: r.items.map(summaryBody),
+      next_cursor: r.nextCursor,
+      has_more: r.hasMore,
+      // An offset page says where it is in the whole, as offset-paging clients expect.
+      ...(r.offset !== undefined && r.total !== undefined && { total: r.total.count, total_exact: r.total.exact, limit: r.limit, offset: r.offset }),
+    },
+  };
 }

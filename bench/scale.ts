@@ -1,0 +1,374 @@
+import { statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { migrateLatest, openDatabase, type Database } from '../src/adapters/sql/index.js';
+import { PostgresProofWriter } from '../src/adapters/sql/postgres-proof-writer.js';
+import { toRow } from '../src/adapters/sql/proof-rows.js';
+import type { PendingRow, ProofWriter } from '../src/adapters/sql/proof-writer.js';
+import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
+import { encodeCursor } from '../src/application/proofs/proof-cursor.js';
+import type { JsonObject, ProofEnvelope, TelemetryEvent } from '../src/domain/protocol/envelope.js';
+import { toProofRecord, type ProofRecord } from '../src/domain/proof/proof-record.js';
+import { migrations } from '../migrations/index.js';
+import { TEST_POSTGRES_URL, uniqueSchemaName } from '../test/support/databases.js';
+import { protocols, testSeed } from '../test/support/protocol.js';
+import { authHeaders } from '../test/support/test-authenticator.js';
+import { startChildServer, type ChildServer } from './child-server.js';
+import { fleetProof } from './fleet-proofs.js';
+import { load } from './http-load.js';
+
+/**
+ * `npm run bench:scale`: what the registry costs as its data grows. Not run in CI.
+ *
+ * For each database (SCALE_DATABASES, default sqlite,postgres) it loads proofs through the
+ * store's own batch writer (not HTTP) up to each size of SCALE_SIZES (default 1,000,000 and
+ * 10,000,000), and at each size measures, with the same code in one run:
+ * - the HTTP submission rate against an empty database of the same kind, in turns;
+ * - p50/p99 of sequential requests: get by id, list and search with each filter and order,
+ *   text and topic of several frequencies, sorts, offsets, a deep cursor page, the fleet
+ *   overview, wallet statistics and the series;
+ * - bytes on disk per proof and per table or index; start-up time; migration 010's time
+ *   over the rows already there (the first size only: it runs once).
+ *
+ * The data: 50 wallets, one holding 60% of the proofs; 500 robots each signing with its own
+ * key (2% of proofs without a robot id); 2,000 tasks; 30 topics of very different
+ * frequencies; 5–20 events (envelopes of about 1.1–2.6 KB); meta with a site among 40, a
+ * shift and an operator, and one proof in 100,000 with a rare word; created_at over 90 days,
+ * arriving in order. Deterministic: the same sizes give the same proofs.
+ *
+ * SCALE_DIR: where SQLite files go (default the temp directory). SCALE_REQUESTS: requests per
+ * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
+ */
+const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
+const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 100);
+const WARMUP = 10;
+const RATE_SLICE_S = Number(process.env.SCALE_RATE_S ?? 5);
+const RATE_ROUNDS = 3;
+const RATE_CONNECTIONS = 16;
+const BATCH = 200;
+
+const WALLETS = 50;
+const ROBOTS = 500;
+const TASKS = 2_000;
+const DAY = 86_400_000;
+const END_MS = Date.parse('2026-11-20T00:00:00Z');
+const SPAN_MS = 90 * DAY;
+const SITES = ['lyon', 'paris', 'berlin', 'madrid', 'rome', 'oslo', 'turin', 'porto', 'gent', 'brno', ...Array.from({ length: 30 }, (_, i) => `site${i}`)];
+/** Topics and the share of proofs holding each (one in the big wallet never). */
+const TOPICS: Array<[string, number]> = [
+  ['nav/pose', 0.77],
+  ['joint/state', 0.6],
+  ['safety/state', 0.5],
+  ['gripper/force', 0.4],
+  ['vision/frame', 0.3],
+  ['battery', 0.25],
+  ['weld/arc', 0.14],
+  ['paint/spray', 0.1],
+  ...Array.from({ length: 20 }, (_, i): [string, number] => [`sensor/${i}`, 0.3 - i * 0.014]),
+  ['alarm/estop', 0.001],
+  ['absent/topic', 0],
+];
+
+export const walletAddress = (w: number) => `ScaleWallet${String(w).padStart(3, '0')}`.padEnd(44, '1');
+const BIG = walletAddress(0);
+
+/** A small deterministic generator (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const seeds = Array.from({ length: ROBOTS }, (_, r) => testSeed(r));
+
+/** Proof number `i` of `total`: the same for the same (i, total). */
+export function scaleProof(i: number, total: number): { wallet: string; envelope: ProofEnvelope } {
+  const r = rng(i * 2_654_435_761 + 17);
+  // 60% in wallet 0; the rest over 49 wallets, the lower ones busier.
+  const w = r() < 0.6 ? 0 : 1 + Math.floor(49 * r() * r());
+  const robot = (w * 37 + Math.floor(r() * (w === 0 ? 300 : 10))) % ROBOTS;
+  const createdAtMs = END_MS - SPAN_MS + Math.floor(((i + r()) / total) * SPAN_MS);
+  const createdAt = new Date(createdAtMs).toISOString();
+  const topics = TOPICS.filter(([name, share]) => (w === 0 && name === 'absent/topic' ? false : name === 'absent/topic' ? r() < 0.05 : r() < share)).map(([t]) => t);
+  if (topics.length === 0) topics.push('nav/pose');
+  const n = 5 + Math.floor(r() * 16);
+  const events: TelemetryEvent[] = Array.from({ length: n }, (_, k) => ({
+    ts: new Date(createdAtMs - (n - k) * 500).toISOString(),
+    topic: topics[k % topics.length]!,
+    data: { seq: k, x: Math.round(r() * 1000) / 100, ok: r() < 0.95 },
+  }));
+  const meta: JsonObject = { site: SITES[Math.floor(r() * SITES.length)]!, shift: r() < 0.5 ? 'day' : 'night', operator: `op-${Math.floor(r() * 300)}` };
+  if (i % 100_000 === 50_000) meta['note'] = `quasar-${i}`;
+  const envelope = protocols.libsodium.create(
+    {
+      taskId: `task-${Math.floor(r() * r() * TASKS)}`,
+      ...(r() < 0.98 ? { robotId: `robot-${robot}` } : {}),
+      ...(r() < 0.5 ? { runId: `run-${Math.floor(i / 50)}` } : {}),
+      events,
+      meta,
+      createdAt,
+    },
+    seeds[robot]!,
+  );
+  return { wallet: walletAddress(w), envelope };
+}
+
+function recordOf(p: { wallet: string; envelope: ProofEnvelope }): ProofRecord {
+  return toProofRecord({ proofId: p.envelope.payload.payload_hash, envelope: p.envelope, createdAtMs: Date.parse(p.envelope.payload.created_at) }, p.wallet, Date.parse(p.envelope.payload.created_at) + 1_000);
+}
+
+interface Target {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly url: string;
+  readonly db: Database;
+  readonly writer: ProofWriter;
+  readonly file?: string;
+  readonly schema?: string;
+  drop(): Promise<void>;
+}
+
+async function prepare(dialect: 'sqlite' | 'postgres', label: string): Promise<Target> {
+  if (dialect === 'sqlite') {
+    const dir = await mkdtemp(path.join(process.env.SCALE_DIR ?? tmpdir(), `scale-${label}-`));
+    const file = path.join(dir, 'registry.sqlite');
+    const url = `sqlite:${file}`;
+    const db = await openDatabase(url);
+    return { dialect, url, db, file, writer: SqliteProofWriter.onKnex(db.knex), drop: async () => (await db.close(), await rm(dir, { recursive: true, force: true })) };
+  }
+  const schema = uniqueSchemaName(`scale_${label}`);
+  const db = await openDatabase(TEST_POSTGRES_URL, { schema, poolSize: 4 });
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    dialect,
+    url: url.toString(),
+    db,
+    schema,
+    writer: new PostgresProofWriter(db.knex),
+    drop: async () => {
+      await db.knex.raw('drop schema if exists ?? cascade', [schema]);
+      await db.close();
+    },
+  };
+}
+
+/** Applies `listed` migrations one at a time, timing each. */
+async function migrateTimed(db: Database, listed: typeof migrations, applied = 0): Promise<Record<string, number>> {
+  const times: Record<string, number> = {};
+  for (let n = applied + 1; n <= listed.length; n++) {
+    const start = performance.now();
+    await db.knex.migrate.latest({
+      migrationSource: {
+        getMigrations: async () => listed.slice(0, n),
+        getMigrationName: (m: (typeof migrations)[number]) => m.name,
+        getMigration: async (m: (typeof migrations)[number]) => m.migration,
+      },
+      ...(db.schema !== undefined && { schemaName: db.schema }),
+    });
+    times[listed[n - 1]!.name] = Math.round(performance.now() - start);
+  }
+  return times;
+}
+
+/** Loads proofs [from, to) of `total` into every target, BATCH at a time, through the writers. */
+async function loadProofs(targets: readonly Target[], from: number, to: number, total: number, sample: ProofRecord[]): Promise<number> {
+  const start = performance.now();
+  let pending: Promise<unknown> = Promise.resolve();
+  for (let i = from; i < to; i += BATCH) {
+    const batch: PendingRow[] = [];
+    for (let k = i; k < Math.min(to, i + BATCH); k++) {
+      const record = recordOf(scaleProof(k, total));
+      if (record.wallet === BIG && k % 997 === 0) sample.push(record);
+      batch.push({ row: toRow(record), topics: record.topics });
+    }
+    // Writing one batch while the next is made.
+    await pending;
+    pending = Promise.all(targets.map((t) => t.writer.write(batch)));
+    if ((i / BATCH) % 500 === 0) process.stderr.write(`  loaded ${i.toLocaleString('en')} of ${to.toLocaleString('en')} (${Math.round((performance.now() - start) / 1000)} s)\n`);
+  }
+  await pending;
+  return Math.round((performance.now() - start) / 1000);
+}
+
+interface Latency {
+  readonly p50: number;
+  readonly p99: number;
+}
+
+async function measure(server: ChildServer, wallet: string, request: (i: number) => { method: 'GET' | 'POST'; path: string; body?: unknown }): Promise<Latency & { status: number }> {
+  const times: number[] = [];
+  let status = 0;
+  for (let i = -WARMUP; i < REQUESTS; i++) {
+    const { method, path: p, body } = request(i + WARMUP);
+    const start = performance.now();
+    const res = await fetch(server.url + p, { method, headers: { ...authHeaders(wallet), 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    const ms = performance.now() - start;
+    status = res.status;
+    if (res.status !== 200) throw new Error(`${method} ${p} ${JSON.stringify(body)} answered ${res.status}: ${text.slice(0, 300)}`);
+    if (i >= 0) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]! * 10) / 10;
+  return { p50: at(0.5), p99: at(0.99), status };
+}
+
+/** Every read route the issue names, on the big wallet. */
+function routes(sample: readonly ProofRecord[]) {
+  const mid = sample[Math.floor(sample.length / 2)]!;
+  const deepCursor = (order: 'asc' | 'desc') => encodeCursor({ createdAtMs: mid.createdAtMs, proofId: mid.proofId }, { order });
+  const dayFrom = new Date(END_MS - 30 * DAY).toISOString();
+  const dayTo = new Date(END_MS - 29 * DAY).toISOString();
+  const search = (body: Record<string, unknown>) => () => ({ method: 'POST' as const, path: '/v1/proofs/search', body: { limit: 50, ...body } });
+  const list: Array<[string, (i: number) => { method: 'GET' | 'POST'; path: string; body?: unknown }]> = [
+    ['get by id', (i) => ({ method: 'GET', path: `/v1/proofs/${sample[(i * 7919) % sample.length]!.proofId}` })],
+    ['list, first page', () => ({ method: 'GET', path: '/v1/proofs?limit=50' })],
+    ['list, cursor deep in the wallet', () => ({ method: 'GET', path: `/v1/proofs?limit=50&cursor=${deepCursor('desc')}` })],
+  ];
+  for (const order of ['desc', 'asc'] as const) {
+    const o = order === 'desc' ? '' : ', oldest first';
+    list.push(
+      [`search task${o}`, search({ order, task_id: 'task-3' })],
+      [`search robot${o}`, search({ order, robot_id: 'robot-7' })],
+      [`search run${o}`, search({ order, run_id: sample.find((r) => r.runId !== null)?.runId ?? 'run-0' })],
+      [`search signer${o}`, search({ order, signer_public_key_b64: mid.signerPublicKeyB64 })],
+      [`search 1-day window${o}`, search({ order, created_after: dayFrom, created_before: dayTo })],
+      [`search robot + 1-day window${o}`, search({ order, robot_id: 'robot-7', created_after: dayFrom, created_before: dayTo })],
+      [`search topic in 77%${o}`, search({ order, topic: 'nav/pose' })],
+      [`search topic in 14%${o}`, search({ order, topic: 'weld/arc' })],
+      [`search topic in 0.1%${o}`, search({ order, topic: 'alarm/estop' })],
+      [`search topic absent from the wallet${o}`, search({ order, topic: 'absent/topic' })],
+      [`search text, common word${o}`, search({ order, text: 'lyon' })],
+      [`search text, rare word${o}`, search({ order, text: 'quasar' })],
+      [`search text, absent word${o}`, search({ order, text: 'zzyzx' })],
+      [`search text, 2 characters${o}`, search({ order, text: 'ly' })],
+      [`search task + text${o}`, search({ order, task_id: 'task-3', text: 'paris' })],
+      [`search cursor deep in the wallet${o}`, search({ order, cursor: deepCursor(order) })],
+    );
+  }
+  list.push(
+    ['search sort task_id', search({ sort_field: 'task_id' })],
+    ['search sort robot_id', search({ sort_field: 'robot_id', sort_order: 'asc' })],
+    ['search sort payload_hash', search({ sort_field: 'payload_hash' })],
+    ['search offset 0 with total (ACTO)', search({ offset: 0, sort_field: 'created_at', sort_order: 'desc' })],
+    ['search offset 5,000 with total', search({ offset: 5_000 })],
+    ['search offset 0, text, with total', search({ offset: 0, text: 'lyon' })],
+    ['search offset 0, rare text, with total', search({ offset: 0, text: 'quasar' })],
+    ['fleet overview', () => ({ method: 'GET', path: '/v1/fleet' })],
+    ['wallet statistics', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}` })],
+    ['series, 30 days by day', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}/series?bucket=day&from=${new Date(END_MS - 30 * DAY).toISOString()}&to=${new Date(END_MS).toISOString()}` })],
+    ['series, 24 hours by hour', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}/series?bucket=hour&from=${new Date(END_MS - DAY).toISOString()}&to=${new Date(END_MS).toISOString()}` })],
+  );
+  return list;
+}
+
+/** Submission rate over HTTP, the empty database and the loaded one in turns. */
+async function submissionRates(empty: ChildServer, loaded: ChildServer): Promise<{ empty: number; loaded: number; ratio: number; emptyP99: number; loadedP99: number }> {
+  const bodies = (n: number) => Array.from({ length: n }, () => JSON.stringify({ envelope: fleetProof('scale') }));
+  const rates = { empty: [] as number[], loaded: [] as number[], emptyP99: [] as number[], loadedP99: [] as number[] };
+  for (let round = 0; round < RATE_ROUNDS; round++) {
+    const order: Array<['empty' | 'loaded', ChildServer]> = round % 2 === 0 ? [['empty', empty], ['loaded', loaded]] : [['loaded', loaded], ['empty', empty]];
+    for (const [name, server] of order) {
+      const figures = await load({ url: server.url, path: '/v1/proofs', headers: authHeaders(BIG), bodies: bodies(RATE_SLICE_S * 6_000), connections: RATE_CONNECTIONS, durationS: RATE_SLICE_S });
+      if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`${name}: ${figures.non2xx} non-2xx and ${figures.errors} errors`);
+      rates[name].push(figures.requestsPerSec);
+      rates[`${name}P99`].push(figures.p99Ms);
+    }
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const e = sum(rates.empty) / RATE_ROUNDS;
+  const l = sum(rates.loaded) / RATE_ROUNDS;
+  return { empty: Math.round(e), loaded: Math.round(l), ratio: Math.round((l / e) * 100) / 100, emptyP99: Math.max(...rates.emptyP99), loadedP99: Math.max(...rates.loadedP99) };
+}
+
+/** Bytes of each table and index, and of the whole database. */
+async function sizes(t: Target): Promise<{ total: number; parts: Array<[string, number]> }> {
+  if (t.dialect === 'sqlite') {
+    const rows = (await t.db.knex.raw('select name, sum(pgsize) as bytes from dbstat group by name order by 2 desc')) as Array<{ name: string; bytes: number }>;
+    const total = statSync(t.file!).size;
+    return { total, parts: rows.map((r) => [r.name, Number(r.bytes)]) };
+  }
+  const result = (await t.db.knex.raw(
+    `select c.relname as name, pg_relation_size(c.oid) + coalesce((select pg_total_relation_size(c.reltoastrelid) where c.reltoastrelid <> 0), 0) as bytes
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relkind in ('r', 'i') order by 2 desc`,
+    [t.schema!],
+  )) as { rows: Array<{ name: string; bytes: string }> };
+  const parts = result.rows.map((r): [string, number] => [r.name, Number(r.bytes)]);
+  return { total: parts.reduce((a, [, b]) => a + b, 0), parts };
+}
+
+async function startTimed(t: Target): Promise<{ server: ChildServer; startMs: number }> {
+  const start = performance.now();
+  const server = await startChildServer('./servers/scale-server.ts', { DATABASE_URL: t.url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000' });
+  return { server, startMs: Math.round(performance.now() - start) };
+}
+
+async function bench(dialects: ReadonlyArray<'sqlite' | 'postgres'>): Promise<void> {
+  const runs = await Promise.all(dialects.map(async (dialect) => ({ dialect, empty: await prepare(dialect, 'empty'), big: await prepare(dialect, 'big'), migrated: false })));
+  const before010 = migrations.filter((m) => m.name < '010');
+  try {
+    for (const run of runs) {
+      console.log(`${run.dialect}: migrations on an empty database (ms): ${JSON.stringify(await migrateTimed(run.empty.db, migrations))}`);
+      await migrateTimed(run.big.db, before010);
+    }
+    const sample: ProofRecord[] = [];
+    let loaded = 0;
+    const total = Math.max(...SIZES);
+    for (const size of SIZES) {
+      // One pass makes the proofs and writes each batch to every database.
+      const seconds = await loadProofs(runs.map((r) => r.big), loaded, size, total, sample);
+      console.log(`\n# ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the batch writers of ${dialects.join(' and ')} at once in ${seconds} s`);
+      loaded = size;
+      for (const run of runs) await measureAt(run, size, sample, before010.length);
+    }
+  } finally {
+    for (const run of runs) {
+      await run.empty.drop();
+      await run.big.drop();
+    }
+  }
+}
+
+async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; big: Target; migrated: boolean }, size: number, sample: readonly ProofRecord[], applied: number): Promise<void> {
+  const { dialect, big, empty } = run;
+  console.log(`\n## ${dialect}, ${size.toLocaleString('en')} proofs\n`);
+  if (!run.migrated) {
+    console.log(`migrations over ${size.toLocaleString('en')} proofs (ms): ${JSON.stringify(await migrateTimed(big.db, migrations, applied))}`);
+    run.migrated = true;
+  }
+  await big.db.knex.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
+  const bytes = await sizes(big);
+  console.log(`bytes on disk: ${bytes.total.toLocaleString('en')}, ${Math.round(bytes.total / size).toLocaleString('en')} per proof\n`);
+  console.log('| table or index | bytes per proof | share |\n| --- | ---: | ---: |');
+  for (const [name, b] of bytes.parts.filter(([, b]) => b / bytes.total >= 0.005)) console.log(`| ${name} | ${Math.round(b / size)} | ${Math.round((b / bytes.total) * 100)}% |`);
+  const e = await startTimed(empty);
+  const l = await startTimed(big);
+  try {
+    console.log(`\nstart-up (spawn to listening): empty ${e.startMs} ms, ${size.toLocaleString('en')} proofs ${l.startMs} ms`);
+    const rate = await submissionRates(e.server, l.server);
+    console.log(`submissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
+    console.log(`\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs) | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
+    for (const [label, request] of routes(sample)) {
+      const figures = await measure(l.server, BIG, request);
+      console.log(`| ${label} | ${figures.p50} | ${figures.p99} |`);
+    }
+  } finally {
+    await e.server.stop();
+    await l.server.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(`# bench:scale, ${new Date().toISOString()}: sizes ${SIZES.join(', ')}, ${REQUESTS} sequential requests per route after ${WARMUP} warm-up ones`);
+  await bench(DIALECTS);
+  // Knex pools and the verify protocol's workers would keep the process alive.
+  process.exit(0);
+}

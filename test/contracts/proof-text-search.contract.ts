@@ -1,0 +1,112 @@
+import test from 'ava';
+import type { ProofQuery, ProofStore } from '../../src/application/ports/proof-store.js';
+import type { ProofRecord } from '../../src/domain/proof/proof-record.js';
+import type { DeclareTest } from '../support/databases.js';
+import { aProofRecord, WALLET_A, WALLET_B, type EnvelopeOptions } from '../support/mothers.js';
+
+/**
+ * The text search rule (docs/storage.md, "Text search"), the same cases on every ProofStore:
+ * `text` matches a proof when its lower-cased form is a substring of the lower-cased task,
+ * robot or run id or a meta value (at any depth), taken literally. SQL stores run it once as
+ * they are and once testing only the first proofs of the list in order (`probe` small), so
+ * that the proofs past them are found through the trigram index.
+ */
+export function proofTextSearchContract(name: string, make: () => Promise<ProofStore>, testFn: DeclareTest = test): void {
+  const at = (i: number) => new Date(Date.parse('2026-11-20T00:00:00Z') + i * 60_000).toISOString();
+  const fixture = async (store: ProofStore) => {
+    const specs: EnvelopeOptions[] = [
+      { taskId: 'Weld-Seam', robotId: 'ARM-1', meta: { site: 'Lyon-Nord', note: '100%_done' } },
+      { taskId: 'paint', robotId: 'arm-2', runId: 'r-ÉTÉ' },
+      { taskId: 'weld', meta: { site: 'Straße', deep: { list: ['hidden-value', 42, true] } } },
+      { taskId: 'inspect', robotId: 'cam-ü', meta: { path: 'a\\b', quote: 'say "hi"' } },
+      { taskId: 'idle', robotId: '\u{1F916}-bot', meta: { note: 'nothing here' } },
+      { taskId: 'weld', robotId: 'arm-3', meta: { site: 'lyon' } },
+    ];
+    const records: ProofRecord[] = [];
+    for (const [i, spec] of specs.entries()) {
+      const r = aProofRecord(WALLET_A, { ...spec, createdAt: at(i) });
+      records.push(r);
+      await store.add(r);
+    }
+    // Another wallet's matches never show.
+    await store.add(aProofRecord(WALLET_B, { taskId: 'weld', meta: { site: 'Lyon' }, createdAt: at(3) }));
+    return records;
+  };
+  const cases: Array<[string, number[]]> = [
+    ['lyon', [0, 5]],
+    ['LYON-n', [0]],
+    ['weld', [0, 2, 5]],
+    ['eld-se', [0]],
+    ['arm-', [0, 1, 5]],
+    ['ARM', [0, 1, 5]],
+    ['été', [1]],
+    ['ÉTÉ', [1]],
+    ['straße', [2]],
+    ['strasse', []],
+    ['hidden-value', [2]],
+    ['42', [2]],
+    ['true', [2]],
+    ['100%_', [0]],
+    ['%', [0]],
+    ['_', [0]],
+    ['0%', [0]],
+    ['a\\b', [3]],
+    ['\\', [3]],
+    ['"hi"', [3]],
+    ['cam-Ü', [3]],
+    ['\u{1F916}', [4]],
+    ['\u{1F916}-b', [4]],
+    ['e', [0, 2, 3, 4, 5]],
+    ['nothing here', [4]],
+    ['absent', []],
+    ['lyon-nord-x', []],
+  ];
+
+  testFn(`${name}: text matches a substring of the ids and meta values, case-insensitive and literal`, async (t) => {
+    const store = await make();
+    const records = await fixture(store);
+    for (const [needle, expected] of cases) {
+      for (const order of ['asc', 'desc'] as const) {
+        const page = await store.search(WALLET_A, { order, limit: 50, text: needle });
+        const want = expected.map((i) => records[i]!.proofId);
+        t.deepEqual(page.items.map((p) => p.proofId), order === 'asc' ? want : [...want].reverse(), `${JSON.stringify(needle)} ${order}`);
+      }
+      t.is(await store.count(WALLET_A, { order: 'asc', limit: 1, text: needle }, 100), expected.length, `count ${JSON.stringify(needle)}`);
+    }
+  });
+
+  testFn(`${name}: text pages by cursor and by offset, in every order, with other filters`, async (t) => {
+    const store = await make();
+    const records = await fixture(store);
+    const queries: Array<Omit<ProofQuery, 'limit' | 'order'>> = [
+      { text: 'weld' },
+      { text: 'weld', sort: 'task_id' },
+      { text: 'weld', sort: 'payload_hash' },
+      { text: 'arm', sort: 'robot_id' },
+      { text: 'e', createdAfterMs: Date.parse(at(1)) },
+      { text: 'weld', taskId: 'weld' },
+      { text: 'lyon', topic: 'nav/pose' },
+    ];
+    for (const q of queries) {
+      for (const order of ['asc', 'desc'] as const) {
+        const all = (await store.search(WALLET_A, { ...q, order, limit: 50 })).items.map((i) => i.proofId);
+        t.true(all.length > 0, JSON.stringify(q));
+        const paged: string[] = [];
+        let after = undefined as ProofQuery['after'];
+        for (let n = 0; n < 10; n++) {
+          const page = await store.search(WALLET_A, { ...q, order, limit: 1, ...(after ? { after } : {}) });
+          paged.push(...page.items.map((i) => i.proofId));
+          if (!page.next) break;
+          after = page.next;
+        }
+        t.deepEqual(paged, all, `cursor ${JSON.stringify(q)} ${order}`);
+        for (let offset = 0; offset <= all.length; offset++) {
+          const page = await store.search(WALLET_A, { ...q, order, limit: 2, offset });
+          t.deepEqual(page.items.map((i) => i.proofId), all.slice(offset, offset + 2), `offset ${offset} ${JSON.stringify(q)} ${order}`);
+        }
+        t.is(await store.count(WALLET_A, { ...q, order, limit: 1 }, 100), all.length);
+      }
+    }
+    t.is(records.length, 6);
+  });
+}
