@@ -5,6 +5,7 @@ import * as fleet003 from './003_fleet.js';
 import * as walletKeys004 from './004_wallet_keys.js';
 import * as earlyYears005 from './005_early_years.js';
 import * as usageSeries006 from './006_usage_series.js';
+import * as fleetDetails007 from './007_fleet_details_and_wallet_stats.js';
 import * as search010 from './010_search.js';
 
 /**
@@ -20,5 +21,6 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '004_wallet_keys', migration: walletKeys004 },
   { name: '005_early_years', migration: earlyYears005 },
   { name: '006_usage_series', migration: usageSeries006 },
+  { name: '007_fleet_details_and_wallet_stats', migration: fleetDetails007 },
   { name: '010_search', migration: search010 },
 ];

@@ -8,6 +8,11 @@ import { AssignDevices } from '../application/fleet/assign-devices.js';
 import { CreateGroup } from '../application/fleet/create-group.js';
 import { DeleteGroup } from '../application/fleet/delete-group.js';
 import { GetDevice } from '../application/fleet/get-device.js';
+import { EditDevice } from '../application/fleet/edit-device.js';
+import { HideDevice } from '../application/fleet/hide-device.js';
+import { OrderDevices } from '../application/fleet/order-devices.js';
+import { UpdateGroup } from '../application/fleet/update-group.js';
+import { GetDeviceHealth } from '../application/fleet/get-device-health.js';
 import { GetFleetOverview } from '../application/fleet/get-fleet-overview.js';
 import { GetGroup } from '../application/fleet/get-group.js';
 import { GetWalletStats } from '../application/fleet/get-wallet-stats.js';
@@ -41,6 +46,11 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, FLEET.ReportDeviceHealth, [FLEET.DeviceStore, CORE.Clock, CORE.Config], (devices, clock, config) =>
     new ReportDeviceHealth(devices, clock, { windows: statusWindows(config), historyLimit: config.healthHistoryLimit }),
   );
+  provide(bind, FLEET.GetDeviceHealth, [FLEET.DeviceStore], (devices) => new GetDeviceHealth(devices));
+  provide(bind, FLEET.EditDevice, [FLEET.DeviceStore, CORE.Clock, CORE.Config], (devices, clock, config) => new EditDevice(devices, clock, statusWindows(config)));
+  provide(bind, FLEET.HideDevice, [FLEET.DeviceStore, CORE.Clock], (devices, clock) => new HideDevice(devices, clock));
+  provide(bind, FLEET.OrderDevices, [FLEET.DeviceStore], (devices) => new OrderDevices(devices));
+  provide(bind, FLEET.UpdateGroup, [FLEET.GroupStore], (groups) => new UpdateGroup(groups));
   provide(bind, FLEET.ListGroups, [FLEET.GroupStore], (groups) => new ListGroups(groups));
   provide(bind, FLEET.GetGroup, [FLEET.GroupStore], (groups) => new GetGroup(groups));
   provide(bind, FLEET.CreateGroup, [FLEET.GroupStore, CORE.Clock], (groups, clock) => new CreateGroup(groups, clock));
@@ -58,14 +68,14 @@ const module = new ContainerModule(({ bind }) => {
     bind,
     FLEET.Routes,
     [
-      FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.ListGroups, FLEET.GetGroup,
+      FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.GetDeviceHealth, FLEET.EditDevice, FLEET.HideDevice, FLEET.OrderDevices, FLEET.UpdateGroup, FLEET.ListGroups, FLEET.GetGroup,
       FLEET.CreateGroup, FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, FLEET.DeviceStore, CORE.Metrics, CORE.Clock, CORE.Config,
     ],
-    (overview, getDevice, rename, reportHealth, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, stats, devices, metrics, clock, config) => {
+    (overview, getDevice, rename, reportHealth, deviceHealth, editDevice, hideDevice, orderDevices, updateGroup, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, stats, devices, metrics, clock, config) => {
       // The devices-by-status gauge counts every wallet's devices when /metrics is scraped.
       metrics.countDevicesWith(async () => countByStatus(await devices.deviceBuckets(null, cutoffsAt(clock.nowMs(), statusWindows(config)))));
       return [
-        ...fleetRoutes({ overview, getDevice, rename, reportHealth, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, metrics }),
+        ...fleetRoutes({ overview, getDevice, rename, reportHealth, deviceHealth, editDevice, hideDevice, orderDevices, updateGroup, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, metrics }),
         ...statsRoutes({ stats }),
       ];
     },

@@ -3,6 +3,11 @@ import type { AssignDevices } from '../application/fleet/assign-devices.js';
 import type { CreateGroup } from '../application/fleet/create-group.js';
 import type { DeleteGroup } from '../application/fleet/delete-group.js';
 import type { GetDevice } from '../application/fleet/get-device.js';
+import type { EditDevice } from '../application/fleet/edit-device.js';
+import type { HideDevice } from '../application/fleet/hide-device.js';
+import type { OrderDevices } from '../application/fleet/order-devices.js';
+import type { UpdateGroup } from '../application/fleet/update-group.js';
+import type { GetDeviceHealth } from '../application/fleet/get-device-health.js';
 import type { GetFleetOverview } from '../application/fleet/get-fleet-overview.js';
 import type { GetGroup } from '../application/fleet/get-group.js';
 import type { GetWalletStats } from '../application/fleet/get-wallet-stats.js';
@@ -24,6 +29,11 @@ export const FLEET = {
   GetDevice: token<GetDevice>('fleet.GetDevice'),
   RenameDevice: token<RenameDevice>('fleet.RenameDevice'),
   ReportDeviceHealth: token<ReportDeviceHealth>('fleet.ReportDeviceHealth'),
+  GetDeviceHealth: token<GetDeviceHealth>('fleet.GetDeviceHealth'),
+  EditDevice: token<EditDevice>('fleet.EditDevice'),
+  HideDevice: token<HideDevice>('fleet.HideDevice'),
+  OrderDevices: token<OrderDevices>('fleet.OrderDevices'),
+  UpdateGroup: token<UpdateGroup>('fleet.UpdateGroup'),
   ListGroups: token<ListGroups>('fleet.ListGroups'),
   GetGroup: token<GetGroup>('fleet.GetGroup'),
   CreateGroup: token<CreateGroup>('fleet.CreateGroup'),

@@ -30,6 +30,10 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
       lastProofAtMs: T0 + MIN,
       proofCount: 2,
       lastHealth: null,
+      hiddenAtMs: null,
+      sortOrder: null,
+      description: null,
+      deviceType: null,
     });
     const page = await devices.listDevices(WALLET_A, { limit: 50 });
     t.deepEqual(page.items.map((d) => d.deviceId), ['arm-1']);
@@ -99,7 +103,7 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
     const { devices, proofs } = await make();
     const report = aReport('degraded', T0 + 10, { cpuPercent: 97.5, memoryPercent: 0, batteryPercent: 100, temperatureC: -12.25, uptimeS: 3600.5, message: 'fan ✗', metrics: { fan_rpm: 0, 'disk.free': 1.5e9 } });
     const created = await devices.recordHealth(WALLET_A, 'cam-1', report, 3);
-    t.deepEqual(created, { wallet: WALLET_A, deviceId: 'cam-1', name: null, groupId: null, firstSeenMs: T0 + 10, lastSeenMs: T0 + 10, lastProofAtMs: null, proofCount: 0, lastHealth: report });
+    t.deepEqual(created, { wallet: WALLET_A, deviceId: 'cam-1', name: null, groupId: null, firstSeenMs: T0 + 10, lastSeenMs: T0 + 10, lastProofAtMs: null, proofCount: 0, lastHealth: report, hiddenAtMs: null, sortOrder: null, description: null, deviceType: null });
     // An older report (a slower request) joins the history but is not the last health.
     await devices.recordHealth(WALLET_A, 'cam-1', aReport('error', T0 + 5), 3);
     t.deepEqual((await devices.getDevice(WALLET_A, 'cam-1'))?.lastHealth, report);
@@ -118,6 +122,94 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
     t.is(after?.lastSeenMs, T0 + 104);
     t.is(after?.lastProofAtMs, T0 + 50);
     t.is(after?.lastHealth?.receivedAtMs, T0 + 104);
+  });
+
+  testFn(`${name}: every reading of the ACTO SDK's metric set is kept and returned as sent`, async (t) => {
+    const { devices } = await make();
+    const report = aReport('degraded', T0 + 10, {
+      statusDerived: true,
+      cpuPercent: 12.5,
+      cpuTemperatureC: 85,
+      memoryUsedMb: 1024.5,
+      memoryTotalMb: 4096,
+      batteryCharging: false,
+      batteryPercent: 56,
+      diskPercent: 0,
+      networkConnected: true,
+      networkType: 'wifi ✓',
+      uptimeS: 86_400,
+      temperatureC: 41.25,
+      customMetrics: { firmware: '1.2.3', gripper_ok: true, arm_ok: false, joints: 6, torque: -0.5, note: '' },
+    });
+    await devices.recordHealth(WALLET_A, 'r-1', report, 5);
+    await devices.recordHealth(WALLET_A, 'r-1', aReport('ok', T0 + 20, { batteryCharging: true, networkConnected: false }), 5);
+    const history = await devices.healthHistory(WALLET_A, 'r-1', 5);
+    t.deepEqual(history[1], report);
+    t.like(history[0], { batteryCharging: true, networkConnected: false, customMetrics: null, statusDerived: false });
+    t.deepEqual((await devices.getDevice(WALLET_A, 'r-1'))?.lastHealth, history[0]);
+    await devices.recordHealth(WALLET_A, 'r-1', { ...report, receivedAtMs: T0 + 30 }, 5);
+    t.deepEqual((await devices.getDevice(WALLET_A, 'r-1'))?.lastHealth, { ...report, receivedAtMs: T0 + 30 });
+  });
+
+  testFn(`${name}: an edit sets the name, description and type given, and clears those given as null`, async (t) => {
+    const { devices } = await make();
+    await devices.recordHealth(WALLET_A, 'arm-1', aReport('ok', T0), 10);
+    t.like(await devices.editDevice(WALLET_A, 'arm-1', { description: 'Left welder\nbay 3', deviceType: 'arm' }), { name: null, description: 'Left welder\nbay 3', deviceType: 'arm' });
+    t.like(await devices.editDevice(WALLET_A, 'arm-1', { name: 'Welder' }), { name: 'Welder', description: 'Left welder\nbay 3', deviceType: 'arm' });
+    t.like(await devices.editDevice(WALLET_A, 'arm-1', { description: null, deviceType: null }), { name: 'Welder', description: null, deviceType: null });
+    t.like(await devices.getDevice(WALLET_A, 'arm-1'), { name: 'Welder', description: null, deviceType: null, proofCount: 0 });
+    t.is(await devices.editDevice(WALLET_B, 'arm-1', { name: 'stolen' }), null);
+    t.is(await devices.editDevice(WALLET_A, 'nope', { name: 'x' }), null);
+  });
+
+  testFn(`${name}: a hidden device leaves lists, counts and its group, keeps its proofs, and comes back with its next proof or report`, async (t) => {
+    const { devices, groups, proofs } = await make();
+    await addProofs(proofs, WALLET_A, 'arm-1', 2);
+    await addProofs(proofs, WALLET_A, 'arm-2', 1, 10);
+    const group = await groups.createGroup(WALLET_A, { name: 'bay', description: null, createdAtMs: T0 }, 10);
+    if (group._tag !== 'Right') return t.fail();
+    await groups.assignDevices(WALLET_A, group.right.groupId, ['arm-1', 'arm-2']);
+    const cutoffs = cutoffsAt(T0, { onlineWindowMs: MIN, offlineAfterMs: 10 * MIN });
+    t.is(await devices.hideDevice(WALLET_B, 'arm-1', T0 + 1), null);
+    const hidden = await devices.hideDevice(WALLET_A, 'arm-1', T0 + 1);
+    t.like(hidden, { hiddenAtMs: T0 + 1, groupId: null, proofCount: 2 });
+    t.is((await devices.hideDevice(WALLET_A, 'arm-1', T0 + 2))?.hiddenAtMs, T0 + 1);
+    t.deepEqual((await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId), ['arm-2']);
+    t.is((await devices.deviceBuckets(WALLET_A, cutoffs)).reduce((n, b) => n + b.count, 0), 1);
+    t.deepEqual((await groups.getGroup(WALLET_A, group.right.groupId))?.deviceIds, ['arm-2']);
+    t.is((await proofs.search(WALLET_A, { robotId: 'arm-1', order: 'desc', limit: 10 })).items.length, 2);
+    // Still readable by id, as hidden.
+    t.like(await devices.getDevice(WALLET_A, 'arm-1'), { hiddenAtMs: T0 + 1 });
+    // Its next proof shows it again (ungrouped), counted.
+    await addProofs(proofs, WALLET_A, 'arm-1', 1, 20);
+    t.like(await devices.getDevice(WALLET_A, 'arm-1'), { hiddenAtMs: null, proofCount: 3, groupId: null });
+    t.deepEqual((await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId), ['arm-1', 'arm-2']);
+    // And so does its next health report.
+    await devices.hideDevice(WALLET_A, 'arm-2', T0 + 3);
+    t.deepEqual((await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId), ['arm-1']);
+    await devices.recordHealth(WALLET_A, 'arm-2', aReport('ok', T0 + 4), 10);
+    t.like(await devices.getDevice(WALLET_A, 'arm-2'), { hiddenAtMs: null });
+    t.is((await devices.deviceBuckets(WALLET_A, cutoffs)).reduce((n, b) => n + b.count, 0), 2);
+  });
+
+  testFn(`${name}: devices list by their order, unordered ones last by id, in pages that cover each once`, async (t) => {
+    const { devices } = await make();
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) await devices.recordHealth(WALLET_A, id, aReport('ok', T0), 10);
+    t.deepEqual(await devices.orderDevices(WALLET_A, [{ deviceId: 'e', sortOrder: 0 }, { deviceId: 'ghost', sortOrder: 1 }, { deviceId: 'b', sortOrder: 2 }]), { unknown: ['ghost'], updated: 0 });
+    t.is((await devices.getDevice(WALLET_A, 'e'))?.sortOrder, null);
+    t.deepEqual(await devices.orderDevices(WALLET_A, [{ deviceId: 'e', sortOrder: 0 }, { deviceId: 'c', sortOrder: 5 }, { deviceId: 'b', sortOrder: 5 }]), { unknown: [], updated: 3 });
+    t.deepEqual(await devices.orderDevices(WALLET_B, [{ deviceId: 'a', sortOrder: 0 }]), { unknown: ['a'], updated: 0 });
+    const seen: string[] = [];
+    let after: { afterDeviceId?: string; afterSortOrder?: number | null } = {};
+    for (let i = 0; i < 6; i++) {
+      const page = await devices.listDevices(WALLET_A, { limit: 2, ...after });
+      seen.push(...page.items.map((d) => d.deviceId));
+      if (page.next === null) break;
+      const last = page.items[page.items.length - 1]!;
+      after = { afterDeviceId: last.deviceId, afterSortOrder: last.sortOrder };
+    }
+    t.deepEqual(seen, ['e', 'b', 'c', 'a', 'd', 'f']);
+    t.like(await devices.getDevice(WALLET_A, 'c'), { sortOrder: 5 });
   });
 
   testFn(`${name}: proof activity counts by created_at and returns the latest envelopes`, async (t) => {

@@ -154,6 +154,25 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     t.true(isLeft(await groups.unassignDevices(WALLET_B, g1.right.groupId, ['d2'])));
   });
 
+  testFn(`${name}: a group edit changes its name, description and colour; a taken name changes nothing`, async (t) => {
+    const { groups } = await make();
+    const made = await groups.createGroup(WALLET_A, { name: 'Lyon', description: null, createdAtMs: T0, color: '#112233' }, 10);
+    const other = await groups.createGroup(WALLET_A, { name: 'Paris', description: null, createdAtMs: T0 }, 10);
+    if (made._tag !== 'Right' || other._tag !== 'Right') return t.fail();
+    t.is(made.right.color, '#112233');
+    t.is(other.right.color, null);
+    const id = made.right.groupId;
+    t.like(await groups.updateGroup(WALLET_A, id, { name: 'Lyon east', description: 'Bay 3', color: '#aabbcc' }), { _tag: 'Right', right: { name: 'Lyon east', description: 'Bay 3', color: '#aabbcc', createdAtMs: T0 } });
+    t.like(await groups.updateGroup(WALLET_A, id, { color: null }), { _tag: 'Right', right: { name: 'Lyon east', description: 'Bay 3', color: null } });
+    t.like(await groups.updateGroup(WALLET_A, id, { name: 'Paris', description: 'x' }), { _tag: 'Left', left: { _tag: 'GroupNameTaken', name: 'Paris' } });
+    t.like(await groups.getGroup(WALLET_A, id), { name: 'Lyon east', description: 'Bay 3' });
+    // Its own name again is no clash.
+    t.like(await groups.updateGroup(WALLET_A, id, { name: 'Lyon east' }), { _tag: 'Right' });
+    t.like(await groups.updateGroup(WALLET_B, id, { name: 'mine' }), { _tag: 'Left', left: { _tag: 'GroupNotFound' } });
+    t.like(await groups.updateGroup(WALLET_A, 'grp_nope', { name: 'x' }), { _tag: 'Left', left: { _tag: 'GroupNotFound' } });
+    t.deepEqual((await groups.listGroups(WALLET_A, { limit: 10, withDeviceIds: false })).items.map((g) => [g.name, g.color]), [['Lyon east', null], ['Paris', null]]);
+  });
+
   testFn(`${name}: deleting a group unassigns its devices and deletes nothing else`, async (t) => {
     const { devices, groups, proofs } = await make();
     await addProofs(proofs, WALLET_A, 'arm-1', 2);

@@ -1,5 +1,5 @@
-import type { DeviceBucket, DevicePage, DeviceQuery, DeviceStore } from '../../application/ports/device-store.js';
-import type { Device } from '../../domain/fleet/device.js';
+import type { DeviceBucket, DeviceChanges, DevicePage, DeviceQuery, DeviceStore } from '../../application/ports/device-store.js';
+import { UNORDERED, type Device } from '../../domain/fleet/device.js';
 import { activityOf, type ActivityCutoffs, type StatePair } from '../../domain/fleet/device-status.js';
 import type { HealthReport } from '../../domain/fleet/health-report.js';
 import { byteOrder } from '../random-ids.js';
@@ -10,14 +10,16 @@ export class MemoryDeviceStore implements DeviceStore {
   constructor(private readonly fleet: MemoryFleet) {}
 
   async listDevices(wallet: string, q: DeviceQuery): Promise<DevicePage> {
+    const after = q.afterDeviceId === undefined ? undefined : { sortOrder: q.afterSortOrder ?? UNORDERED, deviceId: q.afterDeviceId };
     const matches = [...this.fleet.walletDevices(wallet).values()]
       .filter(
         (d) =>
+          d.hiddenAtMs === null &&
           (q.groupId === undefined || d.groupId === q.groupId) &&
           (q.states === undefined || inStates(d, q.states.cutoffs, q.states.pairs)) &&
-          (q.afterDeviceId === undefined || byteOrder(d.deviceId, q.afterDeviceId) > 0),
+          (after === undefined || listOrder(d, after) > 0),
       )
-      .sort((a, b) => byteOrder(a.deviceId, b.deviceId));
+      .sort(listOrder);
     const page = matches.slice(0, q.limit);
     return { items: page.map(copy), next: matches.length > q.limit ? page[page.length - 1]!.deviceId : null };
   }
@@ -32,6 +34,31 @@ export class MemoryDeviceStore implements DeviceStore {
     if (!d) return null;
     d.name = name;
     return copy(d);
+  }
+
+  async editDevice(wallet: string, deviceId: string, changes: DeviceChanges): Promise<Device | null> {
+    const d = this.fleet.walletDevices(wallet).get(deviceId);
+    if (!d) return null;
+    if (changes.name !== undefined) d.name = changes.name;
+    if (changes.description !== undefined) d.description = changes.description;
+    if (changes.deviceType !== undefined) d.deviceType = changes.deviceType;
+    return copy(d);
+  }
+
+  async hideDevice(wallet: string, deviceId: string, atMs: number): Promise<Device | null> {
+    const d = this.fleet.walletDevices(wallet).get(deviceId);
+    if (!d) return null;
+    d.hiddenAtMs ??= atMs;
+    d.groupId = null;
+    return copy(d);
+  }
+
+  async orderDevices(wallet: string, orders: readonly { deviceId: string; sortOrder: number }[]): Promise<{ unknown: readonly string[]; updated: number }> {
+    const devices = this.fleet.walletDevices(wallet);
+    const unknown = orders.map((o) => o.deviceId).filter((id) => !devices.has(id));
+    if (unknown.length > 0) return { unknown, updated: 0 };
+    for (const o of orders) devices.get(o.deviceId)!.sortOrder = o.sortOrder;
+    return { unknown: [], updated: orders.length };
   }
 
   async recordHealth(wallet: string, deviceId: string, report: HealthReport, keep: number): Promise<Device> {
@@ -51,6 +78,7 @@ export class MemoryDeviceStore implements DeviceStore {
     const all = wallet === null ? this.fleet.allDevices() : [...this.fleet.walletDevices(wallet).values()];
     const buckets = new Map<string, { -readonly [K in keyof DeviceBucket]: DeviceBucket[K] }>();
     for (const d of all) {
+      if (d.hiddenAtMs !== null) continue;
       const bucket = { groupId: d.groupId, activity: activityOf(d.lastSeenMs, cutoffs), health: d.lastHealth?.status ?? 'none', count: 0 } as const;
       const key = JSON.stringify([bucket.groupId, bucket.activity, bucket.health]);
       const found = buckets.get(key) ?? { ...bucket };
@@ -62,6 +90,10 @@ export class MemoryDeviceStore implements DeviceStore {
 }
 
 const copy = (d: MutableDevice): Device => structuredClone(d);
+
+/** The list order: sort order (unordered last), then id in byte order. */
+const listOrder = (a: Pick<Device, 'sortOrder' | 'deviceId'>, b: Pick<Device, 'sortOrder' | 'deviceId'>): number =>
+  (a.sortOrder ?? UNORDERED) - (b.sortOrder ?? UNORDERED) || byteOrder(a.deviceId, b.deviceId);
 const healthKey = (wallet: string, deviceId: string) => `${wallet}\u0000${deviceId}`;
 
 function inStates(d: Device, cutoffs: ActivityCutoffs, pairs: readonly StatePair[]): boolean {

@@ -28,16 +28,32 @@ export class MemoryFleet implements StoredProofListener {
     return [...this.devices.values()].flatMap((m) => [...m.values()]);
   }
 
-  /** The device, created if new, with lastSeen moved forward to `atMs`. */
+  /** The device, created if new (or shown again if hidden), with lastSeen moved forward to `atMs`. */
   touch(wallet: string, deviceId: string, atMs: number): MutableDevice {
     const devices = this.walletDevices(wallet);
     let device = devices.get(deviceId);
     if (!device) {
-      device = { wallet, deviceId, name: null, groupId: null, firstSeenMs: atMs, lastSeenMs: atMs, lastProofAtMs: null, proofCount: 0, lastHealth: null };
+      device = {
+        wallet,
+        deviceId,
+        name: null,
+        groupId: null,
+        firstSeenMs: atMs,
+        lastSeenMs: atMs,
+        lastProofAtMs: null,
+        proofCount: 0,
+        lastHealth: null,
+        hiddenAtMs: null,
+        sortOrder: null,
+        description: null,
+        deviceType: null,
+      };
       devices.set(deviceId, device);
     }
     device.firstSeenMs = Math.min(device.firstSeenMs, atMs);
     device.lastSeenMs = Math.max(device.lastSeenMs, atMs);
+    // A hidden device comes back with its next proof or report.
+    device.hiddenAtMs = null;
     return device;
   }
 

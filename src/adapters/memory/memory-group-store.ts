@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type {
   GroupChange,
+  GroupChanges,
   GroupLimitReached,
   GroupNameTaken,
   GroupNotFound,
@@ -23,7 +24,7 @@ export class MemoryGroupStore implements GroupStore {
     const groups = this.fleet.walletGroups(wallet);
     if ([...groups.values()].some((g) => g.name === draft.name)) return E.left({ _tag: 'GroupNameTaken', name: draft.name });
     if (groups.size >= maxGroups) return E.left({ _tag: 'GroupLimitReached', limit: maxGroups });
-    const group: Group = { wallet, groupId: newGroupId(), ...draft };
+    const group: Group = { wallet, groupId: newGroupId(), name: draft.name, description: draft.description, createdAtMs: draft.createdAtMs, color: draft.color ?? null };
     groups.set(group.groupId, group);
     return E.right({ ...group });
   }
@@ -51,6 +52,21 @@ export class MemoryGroupStore implements GroupStore {
 
   async unassignDevices(wallet: string, groupId: string, ids: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
     return this.change(wallet, groupId, ids, (d) => (d.groupId === groupId ? ((d.groupId = null), true) : false));
+  }
+
+  async updateGroup(wallet: string, groupId: string, changes: GroupChanges): Promise<E.Either<GroupNotFound | GroupNameTaken, GroupView>> {
+    const groups = this.fleet.walletGroups(wallet);
+    const group = groups.get(groupId);
+    if (!group) return E.left({ _tag: 'GroupNotFound', groupId });
+    if (changes.name !== undefined && [...groups.values()].some((g) => g.groupId !== groupId && g.name === changes.name)) return E.left({ _tag: 'GroupNameTaken', name: changes.name });
+    const updated: Group = {
+      ...group,
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.color !== undefined ? { color: changes.color } : {}),
+    };
+    groups.set(groupId, updated);
+    return E.right(this.view(updated, true));
   }
 
   async deleteGroup(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null> {

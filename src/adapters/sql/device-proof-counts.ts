@@ -48,10 +48,11 @@ export function deviceUpsertSql(rows: number, least: string, greatest: string): 
 /** The columns `deviceUpsertSql` (and the SQLite writer's trigger) insert, in order. */
 export const DEVICE_UPSERT_COLUMNS = 'wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count';
 
-/** How a device's new share of proofs (`excluded`) adds to its stored figures. */
+/** How a device's new share of proofs (`excluded`) adds to its stored figures; a hidden device is shown again. */
 export function deviceUpsertConflict(least: string, greatest: string): string {
   return `on conflict (wallet, device_id) do update set
          proof_count = devices.proof_count + excluded.proof_count,
+         hidden_at_ms = null,
          first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
          last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
          last_proof_at_ms = ${greatest}(coalesce(devices.last_proof_at_ms, excluded.last_proof_at_ms), excluded.last_proof_at_ms)`;

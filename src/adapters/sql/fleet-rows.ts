@@ -1,6 +1,6 @@
-import type { Device } from '../../domain/fleet/device.js';
+import { UNORDERED, type Device } from '../../domain/fleet/device.js';
 import type { Group } from '../../domain/fleet/group.js';
-import { HEALTH_LEVELS, type HealthLevel, type HealthReport } from '../../domain/fleet/health-report.js';
+import { HEALTH_LEVELS, type CustomMetricValue, type HealthLevel, type HealthReport } from '../../domain/fleet/health-report.js';
 
 /** Rows of migrations/003_fleet.ts as the drivers return them (pg: bigint as a string). */
 export interface DeviceRow {
@@ -15,6 +15,10 @@ export interface DeviceRow {
   readonly last_health: string | null;
   readonly last_health_status: string | null;
   readonly last_health_at_ms: number | string | null;
+  readonly hidden_at_ms: number | string | null;
+  readonly sort_order: number | string;
+  readonly description: string | null;
+  readonly device_type: string | null;
 }
 
 export const DEVICE_COLUMNS = [
@@ -29,6 +33,10 @@ export const DEVICE_COLUMNS = [
   'last_health',
   'last_health_status',
   'last_health_at_ms',
+  'hidden_at_ms',
+  'sort_order',
+  'description',
+  'device_type',
 ] as const satisfies ReadonlyArray<keyof DeviceRow>;
 
 export interface GroupRow {
@@ -37,6 +45,7 @@ export interface GroupRow {
   readonly name: string;
   readonly description: string | null;
   readonly created_at_ms: number | string;
+  readonly color?: string | null;
 }
 
 export interface HealthRow {
@@ -51,6 +60,17 @@ export interface HealthRow {
   readonly uptime_s: number | null;
   readonly message: string | null;
   readonly metrics: string | null;
+  // migrations/007: absent from a device's last_health written before it.
+  readonly cpu_temperature?: number | null;
+  readonly memory_used_mb?: number | null;
+  readonly memory_total_mb?: number | null;
+  /** sqlite3 returns booleans as 0 or 1. */
+  readonly battery_charging?: boolean | number | null;
+  readonly disk_percent?: number | null;
+  readonly network_connected?: boolean | number | null;
+  readonly network_type?: string | null;
+  readonly custom_metrics?: string | null;
+  readonly status_derived?: boolean | number;
 }
 
 export const HEALTH_COLUMNS = [
@@ -65,6 +85,15 @@ export const HEALTH_COLUMNS = [
   'uptime_s',
   'message',
   'metrics',
+  'cpu_temperature',
+  'memory_used_mb',
+  'memory_total_mb',
+  'battery_charging',
+  'disk_percent',
+  'network_connected',
+  'network_type',
+  'custom_metrics',
+  'status_derived',
 ] as const satisfies ReadonlyArray<keyof HealthRow>;
 
 export function toDevice(row: DeviceRow): Device {
@@ -78,6 +107,10 @@ export function toDevice(row: DeviceRow): Device {
     lastProofAtMs: row.last_proof_at_ms === null ? null : int(row.last_proof_at_ms, 'last_proof_at_ms'),
     proofCount: int(row.proof_count, 'proof_count'),
     lastHealth: row.last_health === null ? null : toReport(JSON.parse(row.last_health) as HealthRow),
+    hiddenAtMs: row.hidden_at_ms === null ? null : int(row.hidden_at_ms, 'hidden_at_ms'),
+    sortOrder: int(row.sort_order, 'sort_order') === UNORDERED ? null : int(row.sort_order, 'sort_order'),
+    description: row.description,
+    deviceType: row.device_type,
   };
 }
 
@@ -88,6 +121,7 @@ export function toGroup(row: GroupRow): Group {
     name: row.name,
     description: row.description,
     createdAtMs: int(row.created_at_ms, 'created_at_ms'),
+    color: row.color ?? null,
   };
 }
 
@@ -104,8 +138,19 @@ export function toHealthRow(wallet: string, deviceId: string, r: HealthReport): 
     uptime_s: r.uptimeS,
     message: r.message,
     metrics: r.metrics === null ? null : JSON.stringify(r.metrics),
+    cpu_temperature: r.cpuTemperatureC,
+    memory_used_mb: r.memoryUsedMb,
+    memory_total_mb: r.memoryTotalMb,
+    battery_charging: r.batteryCharging,
+    disk_percent: r.diskPercent,
+    network_connected: r.networkConnected,
+    network_type: r.networkType,
+    custom_metrics: r.customMetrics === null ? null : JSON.stringify(r.customMetrics),
+    status_derived: r.statusDerived,
   };
 }
+
+const flag = (v: boolean | number | null | undefined): boolean | null => (v === null || v === undefined ? null : Boolean(v));
 
 export function toReport(row: HealthRow): HealthReport {
   if (!(HEALTH_LEVELS as readonly string[]).includes(row.status)) throw new Error(`device_health.status holds ${row.status}`);
@@ -118,7 +163,16 @@ export function toReport(row: HealthRow): HealthReport {
     uptimeS: row.uptime_s,
     message: row.message,
     metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as Record<string, number>),
+    cpuTemperatureC: row.cpu_temperature ?? null,
+    memoryUsedMb: row.memory_used_mb ?? null,
+    memoryTotalMb: row.memory_total_mb ?? null,
+    batteryCharging: flag(row.battery_charging),
+    diskPercent: row.disk_percent ?? null,
+    networkConnected: flag(row.network_connected),
+    networkType: row.network_type ?? null,
+    customMetrics: row.custom_metrics === null || row.custom_metrics === undefined ? null : (JSON.parse(row.custom_metrics) as Record<string, CustomMetricValue>),
     receivedAtMs: int(row.received_at_ms, 'received_at_ms'),
+    statusDerived: flag(row.status_derived) ?? false,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { DeviceBucket, DevicePage, DeviceQuery, DeviceStore } from '../../application/ports/device-store.js';
-import type { Device } from '../../domain/fleet/device.js';
+import type { DeviceBucket, DeviceChanges, DevicePage, DeviceQuery, DeviceStore } from '../../application/ports/device-store.js';
+import { UNORDERED, type Device } from '../../domain/fleet/device.js';
 import type { Activity, ActivityCutoffs, HealthMark } from '../../domain/fleet/device-status.js';
 import type { HealthReport } from '../../domain/fleet/health-report.js';
 import type { Database } from './database.js';
@@ -20,17 +20,18 @@ export class KnexDeviceStore implements DeviceStore {
   }
 
   async listDevices(wallet: string, q: DeviceQuery): Promise<DevicePage> {
-    const query = this.knex<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where('wallet', wallet);
+    const query = this.knex<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where('wallet', wallet).whereNull('hidden_at_ms');
     if (q.groupId === null) query.whereNull('group_id');
     else if (q.groupId !== undefined) query.where('group_id', q.groupId);
-    if (q.afterDeviceId !== undefined) query.where('device_id', '>', q.afterDeviceId);
+    // A row-value comparison: one index range condition on (wallet, sort_order, device_id).
+    if (q.afterDeviceId !== undefined) query.whereRaw('(sort_order, device_id) > (?, ?)', [q.afterSortOrder ?? UNORDERED, q.afterDeviceId]);
     if (q.states) {
       const { cutoffs, pairs } = q.states;
       if (pairs.length === 0) query.whereRaw('1 = 0');
       else query.where((any) => pairs.forEach((p) => any.orWhere((both) => (activityIs(both, p.activity, cutoffs), healthIs(both, p.health)))));
     }
-    // The primary key (wallet, device_id) serves the filter, the order and the cursor.
-    const rows = await query.orderBy('device_id', 'asc').limit(q.limit + 1);
+    // devices_wallet_order (wallet, sort_order, device_id) serves the order and the cursor.
+    const rows = await query.orderBy('sort_order', 'asc').orderBy('device_id', 'asc').limit(q.limit + 1);
     const items = rows.slice(0, q.limit).map(toDevice);
     return { items, next: rows.length > q.limit ? items[items.length - 1]!.deviceId : null };
   }
@@ -43,6 +44,42 @@ export class KnexDeviceStore implements DeviceStore {
   async renameDevice(wallet: string, deviceId: string, name: string): Promise<Device | null> {
     const rows: DeviceRow[] = await this.knex('devices').where({ wallet, device_id: deviceId }).update({ name }, [...DEVICE_COLUMNS]);
     return rows[0] ? toDevice(rows[0]) : null;
+  }
+
+  async editDevice(wallet: string, deviceId: string, changes: DeviceChanges): Promise<Device | null> {
+    const set = {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.deviceType !== undefined ? { device_type: changes.deviceType } : {}),
+    };
+    if (Object.keys(set).length === 0) return this.getDevice(wallet, deviceId);
+    const rows: DeviceRow[] = await this.knex('devices').where({ wallet, device_id: deviceId }).update(set, [...DEVICE_COLUMNS]);
+    return rows[0] ? toDevice(rows[0]) : null;
+  }
+
+  async hideDevice(wallet: string, deviceId: string, atMs: number): Promise<Device | null> {
+    const rows: DeviceRow[] = await this.knex('devices')
+      .where({ wallet, device_id: deviceId })
+      .update({ hidden_at_ms: this.knex.raw('coalesce(hidden_at_ms, ?)', [atMs]), group_id: null }, [...DEVICE_COLUMNS]);
+    return rows[0] ? toDevice(rows[0]) : null;
+  }
+
+  async orderDevices(wallet: string, orders: readonly { deviceId: string; sortOrder: number }[]): Promise<{ unknown: readonly string[]; updated: number }> {
+    if (orders.length === 0) return { unknown: [], updated: 0 };
+    const ids = orders.map((o) => o.deviceId);
+    return this.knex.transaction(async (trx) => {
+      // Locked in key order, the order the proof writers lock devices in (no deadlock).
+      const known = trx('devices').select('device_id').where('wallet', wallet).whereIn('device_id', ids).orderBy('device_id');
+      const found = new Set(((await (this.postgres ? known.forNoKeyUpdate() : known)) as Array<{ device_id: string }>).map((r) => r.device_id));
+      const unknown = ids.filter((id) => !found.has(id));
+      if (unknown.length > 0) return { unknown, updated: 0 };
+      const cases = orders.map(() => 'when ? then cast(? as integer)').join(' ');
+      const updated = await trx('devices')
+        .where('wallet', wallet)
+        .whereIn('device_id', ids)
+        .update({ sort_order: trx.raw(`case device_id ${cases} end`, orders.flatMap((o) => [o.deviceId, o.sortOrder])) });
+      return { unknown: [], updated };
+    });
   }
 
   async recordHealth(wallet: string, deviceId: string, report: HealthReport, keep: number): Promise<Device> {
@@ -62,6 +99,7 @@ export class KnexDeviceStore implements DeviceStore {
          on conflict (wallet, device_id) do update set
            first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
            last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
+           hidden_at_ms = null,
            last_health = case when ${newer} then excluded.last_health else devices.last_health end,
            last_health_status = case when ${newer} then excluded.last_health_status else devices.last_health_status end,
            last_health_at_ms = case when ${newer} then excluded.last_health_at_ms else devices.last_health_at_ms end`,
@@ -96,6 +134,7 @@ export class KnexDeviceStore implements DeviceStore {
         ]),
         this.knex.raw(`coalesce(last_health_status, 'none') as health`),
       )
+      .whereNull('hidden_at_ms')
       .count('* as n')
       .groupByRaw('1, 2, 3');
     if (wallet !== null) query.where('wallet', wallet);

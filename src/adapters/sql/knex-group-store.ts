@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Knex } from 'knex';
 import type {
   GroupChange,
+  GroupChanges,
   GroupLimitReached,
   GroupNameTaken,
   GroupNotFound,
@@ -42,7 +43,7 @@ export class KnexGroupStore implements GroupStore {
       const taken = await trx('device_groups').select('group_id').where({ wallet, name: draft.name }).first();
       if (taken) return E.left<GroupNameTaken>({ _tag: 'GroupNameTaken', name: draft.name });
       if ((await this.countIn(trx, wallet)) >= maxGroups) return E.left<GroupLimitReached>({ _tag: 'GroupLimitReached', limit: maxGroups });
-      const row: GroupRow = { wallet, group_id: newGroupId(), name: draft.name, description: draft.description, created_at_ms: draft.createdAtMs };
+      const row: GroupRow = { wallet, group_id: newGroupId(), name: draft.name, description: draft.description, created_at_ms: draft.createdAtMs, color: draft.color ?? null };
       await trx('device_groups').insert(row);
       return E.right(toGroup(row));
     });
@@ -104,6 +105,26 @@ export class KnexGroupStore implements GroupStore {
           : await targets.andWhere('group_id', groupId).update({ group_id: null });
       const group = await this.getIn(trx, wallet, groupId);
       return E.right({ group: group!, changed });
+    });
+  }
+
+  async updateGroup(wallet: string, groupId: string, changes: GroupChanges): Promise<E.Either<GroupNotFound | GroupNameTaken, GroupView>> {
+    return this.knex.transaction(async (trx) => {
+      await this.takeSqliteWriteLock(trx);
+      if (!(await this.lockGroup(trx, wallet, groupId))) return E.left<GroupNotFound>({ _tag: 'GroupNotFound', groupId });
+      if (changes.name !== undefined) {
+        // Serialized with creates of the wallet, which take the same lock.
+        if (this.postgres) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`proof-registry:groups:${wallet}`]);
+        const taken = await trx('device_groups').select('group_id').where({ wallet, name: changes.name }).whereNot('group_id', groupId).first();
+        if (taken) return E.left<GroupNameTaken>({ _tag: 'GroupNameTaken', name: changes.name });
+      }
+      const set = {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.color !== undefined ? { color: changes.color } : {}),
+      };
+      if (Object.keys(set).length > 0) await trx('device_groups').where({ wallet, group_id: groupId }).update(set);
+      return E.right((await this.getIn(trx, wallet, groupId))!);
     });
   }
 

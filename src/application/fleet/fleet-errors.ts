@@ -11,7 +11,11 @@ export type NotYourWallet = { readonly _tag: 'NotYourWallet'; readonly wallet: s
 
 export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthReport, InvalidText, UnknownDevices };
 
+export type { NothingToChange } from './edit-device.js';
+import type { NothingToChange } from './edit-device.js';
+
 export type FleetError =
+  | NothingToChange
   | DeviceNotFound
   | InvalidCursor
   | InvalidDeviceIds

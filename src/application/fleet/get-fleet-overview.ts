@@ -8,6 +8,7 @@ import {
   type StatusCounts,
   type StatusWindows,
 } from '../../domain/fleet/device-status.js';
+import type { Device } from '../../domain/fleet/device.js';
 import { MAX_GROUPS_PER_WALLET } from '../../domain/fleet/group.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeviceBucket, DeviceQuery, DeviceStore } from '../ports/device-store.js';
@@ -41,7 +42,7 @@ export interface FleetSummary {
 }
 
 export interface FleetOverview {
-  /** One page of devices, by id; the summary covers the whole fleet. */
+  /** One page of the shown devices, by sort order then id; the summary covers the whole fleet. */
   readonly devices: readonly DeviceView[];
   readonly nextCursor: string | null;
   readonly groups: readonly GroupView[];
@@ -64,7 +65,7 @@ export class GetFleetOverview {
   ) {}
 
   async execute(input: OverviewInput): Promise<E.Either<InvalidCursor | GroupNotFound, FleetOverview>> {
-    const after = input.cursor === undefined ? undefined : decodeFleetCursor('device', input.cursor);
+    const after = input.cursor === undefined ? undefined : devicePosition(decodeFleetCursor('device', input.cursor));
     if (after === null) return E.left({ _tag: 'InvalidCursor' });
     if (typeof input.groupId === 'string' && !(await this.groups.getGroup(input.wallet, input.groupId))) {
       return E.left({ _tag: 'GroupNotFound', groupId: input.groupId });
@@ -73,7 +74,7 @@ export class GetFleetOverview {
     const cutoffs = cutoffsAt(nowMs, this.windows);
     const query: DeviceQuery = {
       limit: input.limit,
-      ...(after !== undefined ? { afterDeviceId: after } : {}),
+      ...(after !== undefined ? { afterDeviceId: after.deviceId, afterSortOrder: after.sortOrder } : {}),
       ...(input.groupId !== undefined ? { groupId: input.groupId } : {}),
       ...(input.statuses && input.statuses.length < DEVICE_STATUSES.length ? { states: { cutoffs, pairs: pairsWithStatus(input.statuses) } } : {}),
     };
@@ -84,7 +85,7 @@ export class GetFleetOverview {
     ]);
     return E.right({
       devices: page.items.map((d) => viewOf(d, cutoffs)),
-      nextCursor: page.next === null ? null : encodeFleetCursor('device', page.next),
+      nextCursor: page.next === null ? null : encodeFleetCursor('device', positionOf(page.items[page.items.length - 1]!)),
       groups: groups.items,
       summary: summarize(buckets, groups.items),
       generatedAtMs: nowMs,
@@ -107,4 +108,18 @@ function summarize(buckets: readonly DeviceBucket[], groups: readonly GroupView[
     byGroup: [...groups.map((g) => totals(g.groupId)), ...(ungrouped.deviceCount > 0 ? [ungrouped] : [])],
     groupCount: groups.length,
   };
+}
+
+/**
+ * A device's place in the list, as a cursor holds it: "<sort order>:<device id>", the order
+ * empty for an unordered device. The order is digits, so the first colon ends it.
+ */
+function positionOf(d: Pick<Device, 'sortOrder' | 'deviceId'>): string {
+  return `${d.sortOrder ?? ''}:${d.deviceId}`;
+}
+
+function devicePosition(text: string | null): { sortOrder: number | null; deviceId: string } | null {
+  const m = text === null ? null : /^(\d{0,10}):([\s\S]+)$/.exec(text);
+  if (!m) return null;
+  return { sortOrder: m[1] === '' ? null : Number(m[1]), deviceId: m[2]! };
 }

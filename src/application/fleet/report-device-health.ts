@@ -1,7 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { isDeviceId, DEVICE_ID_MAX } from '../../domain/fleet/device.js';
 import { cutoffsAt, type StatusWindows } from '../../domain/fleet/device-status.js';
-import { checkHealthReadings, type HealthReadings, type HealthReport, type InvalidHealthReport } from '../../domain/fleet/health-report.js';
+import {
+  checkHealthReadings,
+  deriveHealthLevel,
+  NO_READINGS,
+  type HealthLevel,
+  type HealthReadings,
+  type HealthReport,
+  type InvalidHealthReport,
+} from '../../domain/fleet/health-report.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeviceStore } from '../ports/device-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
@@ -18,8 +26,15 @@ export interface HealthRecorded {
 }
 
 /**
+ * What a device sends: any readings (absent ones are "not measured"), and a status or none,
+ * in which case it is derived from the readings (deriveHealthLevel).
+ */
+export type ReportedReadings = Partial<Omit<HealthReadings, 'status'>> & { readonly status?: HealthLevel | null };
+
+/**
  * Stores a device's health report, stamped with the registry's clock (a device's own clock
- * may be wrong). A report for an id the wallet has not seen yet creates the device.
+ * may be wrong). A report for an id the wallet has not seen yet creates the device, and a
+ * hidden device comes back with its next report.
  */
 export class ReportDeviceHealth {
   constructor(
@@ -28,15 +43,22 @@ export class ReportDeviceHealth {
     private readonly settings: HealthSettings,
   ) {}
 
-  async execute(input: { wallet: string; deviceId: string; readings: HealthReadings }): Promise<E.Either<InvalidHealthReport, HealthRecorded>> {
+  async execute(input: { wallet: string; deviceId: string; readings: ReportedReadings }): Promise<E.Either<InvalidHealthReport, HealthRecorded>> {
     if (!isDeviceId(input.deviceId)) {
       return E.left({ _tag: 'InvalidHealthReport', field: 'device_id', detail: `device_id must be 1 to ${DEVICE_ID_MAX} characters, without U+0000` });
     }
-    const checked = checkHealthReadings(input.readings);
+    const { status, ...given } = input.readings;
+    const readings = { ...NO_READINGS, ...withoutUndefined(given) };
+    if ((status === undefined || status === null) && Object.values(readings).every((v) => v === null)) {
+      return E.left({ _tag: 'InvalidHealthReport', field: 'status', detail: 'a health report needs a status or at least one reading' });
+    }
+    const checked = checkHealthReadings({ ...readings, status: status ?? deriveHealthLevel(readings) });
     if (E.isLeft(checked)) return checked;
     const nowMs = this.clock.nowMs();
-    const report: HealthReport = { ...checked.right, receivedAtMs: nowMs };
+    const report: HealthReport = { ...checked.right, receivedAtMs: nowMs, statusDerived: status === undefined || status === null };
     const device = await this.store.recordHealth(input.wallet, input.deviceId, report, this.settings.historyLimit);
     return E.right({ report, device: viewOf(device, cutoffsAt(nowMs, this.settings.windows)) });
   }
 }
+
+const withoutUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -23,6 +23,14 @@ export interface NewGroup {
   readonly name: string;
   readonly description: string | null;
   readonly createdAtMs: number;
+  readonly color?: string | null;
+}
+
+/** What a group edit changes: each member given is set (null clears description or colour). */
+export interface GroupChanges {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly color?: string | null;
 }
 
 export type GroupNameTaken = { readonly _tag: 'GroupNameTaken'; readonly name: string };
@@ -52,6 +60,8 @@ export interface GroupStore {
   assignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>>;
   /** Takes those of the devices that are in the group out of it; all known or nothing changes. */
   unassignDevices(wallet: string, groupId: string, deviceIds: readonly string[]): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>>;
+  /** Changes the group's name, description or colour; a name another group of the wallet has is refused. */
+  updateGroup(wallet: string, groupId: string, changes: GroupChanges): Promise<E.Either<GroupNotFound | GroupNameTaken, GroupView>>;
   /** Deletes the group and unassigns its devices; deletes nothing else. Null when there is no such group. */
   deleteGroup(wallet: string, groupId: string): Promise<{ readonly unassigned: number } | null>;
 }

@@ -25,6 +25,21 @@ export interface Device {
   readonly lastProofAtMs: number | null;
   readonly proofCount: number;
   readonly lastHealth: HealthReport | null;
+  /** When the owner hid it, or null: a hidden device is left out of lists and counts until its next proof or report. */
+  readonly hiddenAtMs: number | null;
+  /** The owner's order of the fleet list (smallest first), or null: after every ordered device, by id. */
+  readonly sortOrder: number | null;
+  readonly description: string | null;
+  /** What kind of device it is, in the owner's words (e.g. "arm", "drone"). */
+  readonly deviceType: string | null;
 }
+
+/** The order stores give a device never placed: after every order an owner can set. */
+export const UNORDERED = 2_147_483_647;
+/** Orders an owner may set, and how many devices one reorder may place. */
+export const SORT_ORDER_MAX = 1_000_000;
+export const MAX_DEVICES_PER_ORDER = 1000;
+/** Longest device type, in characters after trimming. */
+export const DEVICE_TYPE_MAX = 64;
 
 export const displayName = (d: Pick<Device, 'name' | 'deviceId'>): string => d.name ?? d.deviceId;

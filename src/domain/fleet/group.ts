@@ -6,6 +6,16 @@ export interface Group {
   readonly name: string;
   readonly description: string | null;
   readonly createdAtMs: number;
+  /** The colour the dashboard shows it in: "#rrggbb", lower case, or null. */
+  readonly color: string | null;
+}
+
+/** "#rgb" or "#rrggbb", any case, to "#rrggbb" in lower case; null for anything else. */
+export function normalizeColor(raw: string): string | null {
+  const m = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.exec(raw.trim());
+  if (!m) return null;
+  const hex = m[1]!.toLowerCase();
+  return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }
 
 /** Groups per wallet: keeps the fleet overview, which lists them all, bounded. */

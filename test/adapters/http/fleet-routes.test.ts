@@ -312,7 +312,7 @@ test('the OpenAPI document describes the fleet and statistics routes', async (t)
     ['/v1/fleet', 'get'],
     ['/v1/fleet/devices/{device_id}', 'get'],
     ['/v1/fleet/devices/{device_id}/name', 'patch'],
-    ['/v1/fleet/devices/{device_id}/health', 'post'],
+    ['/v1/fleet/devices/{device_id}/health', 'get'],
     ['/v1/fleet/groups', 'get'],
     ['/v1/fleet/groups', 'post'],
     ['/v1/fleet/groups/{group_id}', 'get'],
@@ -325,9 +325,13 @@ test('the OpenAPI document describes the fleet and statistics routes', async (t)
     t.truthy(op, `${method} ${path}`);
     t.deepEqual(op.security, [{ walletJwt: [] }]);
   }
-  const health = res.body.paths['/v1/fleet/devices/{device_id}/health'].post.requestBody.content['application/json'].schema;
+  // A robot reports its own health with an API key; the status is optional (derived when absent).
+  const report = res.body.paths['/v1/fleet/devices/{device_id}/health'].post;
+  t.deepEqual(report.security, [{ apiKey: [] }, { walletJwt: [] }]);
+  const health = report.requestBody.content['application/json'].schema;
   t.deepEqual([health.properties.cpu_percent.minimum, health.properties.cpu_percent.maximum], [0, 100]);
-  t.deepEqual(health.required, ['status']);
+  t.is(health.required, undefined);
+  t.truthy(health.properties.custom_metrics && health.properties.battery_charging && health.properties.network_type);
 });
 
 test('real fleet and statistics responses match the schemas the OpenAPI document gives them', async (t) => {

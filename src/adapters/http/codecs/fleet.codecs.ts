@@ -1,9 +1,9 @@
 import * as t from 'io-ts';
-import { DEVICE_ID_MAX, isDeviceId } from '../../../domain/fleet/device.js';
+import { DEVICE_ID_MAX, DEVICE_TYPE_MAX, isDeviceId, MAX_DEVICES_PER_ORDER, SORT_ORDER_MAX } from '../../../domain/fleet/device.js';
 import { hasCharacters } from '../../../domain/text/characters.js';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../../domain/fleet/device-status.js';
 import { MAX_DEVICES_PER_CHANGE } from '../../../domain/fleet/group.js';
-import { HEALTH_LEVELS, HEALTH_LIMITS, type HealthLevel } from '../../../domain/fleet/health-report.js';
+import { HEALTH_LEVELS, HEALTH_LIMITS, type CustomMetricValue, type HealthLevel } from '../../../domain/fleet/health-report.js';
 import { DESCRIPTION_MAX, NAME_MAX } from '../../../domain/fleet/names.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
 import { boundedString, hasLoneSurrogate, LimitFromQuery, LONE_SURROGATE_PROBLEM, NullableString } from './common.codecs.js';
@@ -108,7 +108,32 @@ const Name = text('name', NAME_MAX, `Trimmed; 1 to ${NAME_MAX} characters after 
 const Description = text('description', DESCRIPTION_MAX, `Optional; trimmed; up to ${DESCRIPTION_MAX} characters; empty means none.`);
 
 export const RenameBody = t.type({ name: Name }, 'RenameDevice');
-export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description') })], 'CreateGroup');
+const Color = custom<string>('color', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(u.trim()) ? u : undefined), () => 'must be a colour written #rgb or #rrggbb', {
+  type: 'string',
+  pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
+  description: 'Kept as #rrggbb in lower case.',
+  example: '#2f80ed',
+});
+const DeviceType = text('type', DEVICE_TYPE_MAX, `What kind of device, e.g. "arm"; trimmed, up to ${DEVICE_TYPE_MAX} characters, no control characters; empty means none.`);
+
+export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description'), color: nullable(Color, 'color') })], 'CreateGroup');
+export const EditGroupBody = t.partial({ name: Name, description: nullable(Description, 'description'), color: nullable(Color, 'color') }, 'EditGroup');
+export const EditDeviceBody = t.partial({ name: nullable(Name, 'name'), description: nullable(Description, 'description'), type: nullable(DeviceType, 'type') }, 'EditDevice');
+
+const SortOrder = custom<number>(
+  'sort_order',
+  (u): u is number => typeof u === 'number',
+  (u) => (typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 && u <= SORT_ORDER_MAX ? u : undefined),
+  () => `must be an integer from 0 to ${SORT_ORDER_MAX}`,
+  { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX },
+);
+const DeviceOrderList = documented(
+  t.array(t.type({ device_id: DeviceId, sort_order: SortOrder }, 'DeviceOrder')),
+  { type: 'array', minItems: 1, maxItems: MAX_DEVICES_PER_ORDER, items: { type: 'object', required: ['device_id', 'sort_order'], properties: { device_id: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, sort_order: { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX } } } },
+);
+export const OrderDevicesBody = t.type({ device_orders: DeviceOrderList }, 'OrderDevices');
+export const OrderDevicesResponse = t.type({ updated: t.number }, 'DevicesOrdered');
+export const HideDeviceResponse = t.type({ device_id: t.string, hidden: t.literal(true), hidden_at: t.string }, 'DeviceHidden');
 
 const DeviceIdList = custom<string[]>(
   'device_ids',
@@ -153,19 +178,71 @@ const Message = custom<string | null>(
   { type: ['string', 'null'], maxLength: HEALTH_LIMITS.messageMax },
 );
 
-export const HealthBody = t.intersection(
-  [
-    t.type({ status: oneOf<HealthLevel>('status', HEALTH_LEVELS) }),
-    t.partial({
-      cpu_percent: reading('cpu_percent', HEALTH_LIMITS.percent),
-      memory_percent: reading('memory_percent', HEALTH_LIMITS.percent),
-      battery_percent: reading('battery_percent', HEALTH_LIMITS.percent),
-      temperature_c: reading('temperature_c', HEALTH_LIMITS.temperatureC),
-      uptime_s: reading('uptime_s', HEALTH_LIMITS.uptimeS),
-      message: Message,
-      metrics: Metrics,
-    }),
-  ],
+const Flag = (name: string) =>
+  custom<boolean | null>(name, (u): u is boolean | null => u === null || typeof u === 'boolean', (u) => (u === null || typeof u === 'boolean' ? u : undefined), () => 'must be true, false or null', {
+    type: ['boolean', 'null'],
+  });
+
+const NetworkType = custom<string | null>(
+  'network_type',
+  (u): u is string | null => u === null || typeof u === 'string',
+  (u) => (u === null ? null : typeof u === 'string' && hasCharacters(u, 1, HEALTH_LIMITS.networkTypeMax) && !u.includes('\u0000') && !hasLoneSurrogate(u) ? u : undefined),
+  () => `must be a string of 1 to ${HEALTH_LIMITS.networkTypeMax} characters (e.g. wifi, ethernet, cellular), without U+0000 or a lone surrogate`,
+  { type: ['string', 'null'], minLength: 1, maxLength: HEALTH_LIMITS.networkTypeMax, example: 'wifi' },
+);
+
+const isCustomValue = (v: unknown): boolean =>
+  typeof v === 'boolean' ||
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  (typeof v === 'string' && hasCharacters(v, 0, HEALTH_LIMITS.customTextMax) && !v.includes('\u0000') && !hasLoneSurrogate(v));
+
+const CustomMetrics = custom<Record<string, CustomMetricValue> | null>(
+  'custom_metrics',
+  (u): u is Record<string, CustomMetricValue> | null => u === null || (typeof u === 'object' && !Array.isArray(u)),
+  (u) => {
+    if (u === null) return null;
+    if (typeof u !== 'object' || Array.isArray(u)) return undefined;
+    const entries = Object.entries(u as Record<string, unknown>);
+    const fine =
+      entries.length <= HEALTH_LIMITS.metricsMaxKeys &&
+      entries.every(([k, v]) => hasCharacters(k, 1, HEALTH_LIMITS.metricKeyMax) && !k.includes('\u0000') && !hasLoneSurrogate(k) && isCustomValue(v));
+    return fine ? (u as Record<string, CustomMetricValue>) : undefined;
+  },
+  () =>
+    `must be an object of at most ${HEALTH_LIMITS.metricsMaxKeys} members, named with 1 to ${HEALTH_LIMITS.metricKeyMax} characters, each a finite number, a boolean or a string of at most ${HEALTH_LIMITS.customTextMax} characters`,
+  {
+    type: ['object', 'null'],
+    additionalProperties: { anyOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string', maxLength: HEALTH_LIMITS.customTextMax }] },
+    maxProperties: HEALTH_LIMITS.metricsMaxKeys,
+  },
+);
+
+/**
+ * A health report. Every reading is optional; `status` too, derived from the readings when
+ * absent (docs/fleet-and-scoring.md). `temperature` and `uptime_seconds` (the ACTO SDK's
+ * names) are the same readings as `temperature_c` and `uptime_s`: send either name.
+ */
+export const HealthBody = t.partial(
+  {
+    status: nullable(oneOf<HealthLevel>('status', HEALTH_LEVELS), 'status'),
+    cpu_percent: reading('cpu_percent', HEALTH_LIMITS.percent),
+    memory_percent: reading('memory_percent', HEALTH_LIMITS.percent),
+    battery_percent: reading('battery_percent', HEALTH_LIMITS.percent),
+    temperature_c: reading('temperature_c', HEALTH_LIMITS.temperatureC),
+    temperature: reading('temperature', HEALTH_LIMITS.temperatureC),
+    uptime_s: reading('uptime_s', HEALTH_LIMITS.uptimeS),
+    uptime_seconds: reading('uptime_seconds', HEALTH_LIMITS.uptimeS),
+    message: Message,
+    metrics: Metrics,
+    cpu_temperature: reading('cpu_temperature', HEALTH_LIMITS.temperatureC),
+    memory_used_mb: reading('memory_used_mb', HEALTH_LIMITS.memoryMb),
+    memory_total_mb: reading('memory_total_mb', HEALTH_LIMITS.memoryMb),
+    battery_charging: Flag('battery_charging'),
+    disk_percent: reading('disk_percent', HEALTH_LIMITS.percent),
+    network_connected: Flag('network_connected'),
+    network_type: NetworkType,
+    custom_metrics: CustomMetrics,
+  },
   'HealthReport',
 );
 
@@ -173,18 +250,32 @@ export const HealthBody = t.intersection(
 const NullableNumber = t.union([t.number, t.null]);
 const Statuses = t.type({ online: t.number, warning: t.number, offline: t.number, degraded: t.number, error: t.number }, 'StatusCounts');
 
-export const HealthReportResponse = t.type(
-  {
-    status: t.keyof({ ok: null, degraded: null, error: null }),
-    cpu_percent: NullableNumber,
-    memory_percent: NullableNumber,
-    battery_percent: NullableNumber,
-    temperature_c: NullableNumber,
-    uptime_s: NullableNumber,
-    message: NullableString,
-    metrics: t.union([t.record(t.string, t.number), t.null]),
-    received_at: t.string,
-  },
+export const HealthReportResponse = t.intersection(
+  [
+    t.type({
+      status: t.keyof({ ok: null, degraded: null, error: null }),
+      cpu_percent: NullableNumber,
+      memory_percent: NullableNumber,
+      battery_percent: NullableNumber,
+      temperature_c: NullableNumber,
+      uptime_s: NullableNumber,
+      message: NullableString,
+      metrics: t.union([t.record(t.string, t.number), t.null]),
+      received_at: t.string,
+    }),
+    // The further readings, present when the device sent them; status_derived when it sent no status.
+    t.partial({
+      cpu_temperature: t.number,
+      memory_used_mb: t.number,
+      memory_total_mb: t.number,
+      battery_charging: t.boolean,
+      disk_percent: t.number,
+      network_connected: t.boolean,
+      network_type: t.string,
+      custom_metrics: t.record(t.string, t.union([t.string, t.number, t.boolean])),
+      status_derived: t.literal(true),
+    }),
+  ],
   'HealthReport',
 );
 
@@ -200,6 +291,10 @@ export const DeviceResponse = t.type(
     last_proof_at: NullableString,
     proof_count: t.number,
     last_health: t.union([HealthReportResponse, t.null]),
+    description: NullableString,
+    type: NullableString,
+    sort_order: t.union([t.number, t.null]),
+    hidden: t.boolean,
   },
   'Device',
 );
@@ -209,7 +304,7 @@ export const DeviceDetailResponse = t.intersection(
   'DeviceDetail',
 );
 
-const GroupProps = { group_id: t.string, name: t.string, description: NullableString, device_count: t.number, created_at: t.string };
+const GroupProps = { group_id: t.string, name: t.string, description: NullableString, color: NullableString, device_count: t.number, created_at: t.string };
 export const GroupResponse = t.type({ ...GroupProps, device_ids: t.array(t.string) }, 'Group');
 export const GroupListResponse = t.type({ items: t.array(GroupResponse), next_cursor: NullableString }, 'GroupList');
 export const MembershipResponse = t.type({ group: GroupResponse, changed: t.number }, 'GroupMembershipChange');
@@ -246,3 +341,5 @@ export const StatsResponse = t.type(
 );
 
 export const HealthRecordedResponse = t.type({ report: HealthReportResponse, device: DeviceResponse }, 'HealthRecorded');
+
+export const LatestHealthResponse = t.type({ device_id: t.string, health: t.union([HealthReportResponse, t.null]) }, 'LatestHealth');

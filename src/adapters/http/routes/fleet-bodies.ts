@@ -24,7 +24,25 @@ export function healthBody(r: HealthReport) {
     message: r.message,
     metrics: r.metrics,
     received_at: iso(r.receivedAtMs),
+    // The ACTO SDK's further readings: present when the device sent them, so a report of
+    // the original shape reads back in that shape.
+    ...present({
+      cpu_temperature: r.cpuTemperatureC,
+      memory_used_mb: r.memoryUsedMb,
+      memory_total_mb: r.memoryTotalMb,
+      battery_charging: r.batteryCharging,
+      disk_percent: r.diskPercent,
+      network_connected: r.networkConnected,
+      network_type: r.networkType,
+      custom_metrics: r.customMetrics,
+    }),
+    ...(r.statusDerived ? { status_derived: true as const } : {}),
   };
+}
+
+/** The members whose value is not null. */
+function present<T extends Record<string, unknown>>(members: T): Partial<{ [K in keyof T]: NonNullable<T[K]> }> {
+  return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== null)) as Partial<{ [K in keyof T]: NonNullable<T[K]> }>;
 }
 
 export function deviceBody({ device: d, status }: DeviceView) {
@@ -40,6 +58,11 @@ export function deviceBody({ device: d, status }: DeviceView) {
     last_proof_at: isoOrNull(d.lastProofAtMs),
     proof_count: d.proofCount,
     last_health: d.lastHealth ? healthBody(d.lastHealth) : null,
+    description: d.description,
+    type: d.deviceType,
+    // null: never placed (listed after the placed devices, by id).
+    sort_order: d.sortOrder,
+    hidden: d.hiddenAtMs !== null,
   };
 }
 
@@ -47,7 +70,7 @@ export function deviceBody({ device: d, status }: DeviceView) {
 export { summaryBody as proofSummaryBody } from './proof-routes.js';
 
 export function groupSummaryBody(g: Group & { deviceCount: number }) {
-  return { group_id: g.groupId, name: g.name, description: g.description, device_count: g.deviceCount, created_at: iso(g.createdAtMs) };
+  return { group_id: g.groupId, name: g.name, description: g.description, color: g.color, device_count: g.deviceCount, created_at: iso(g.createdAtMs) };
 }
 
 export const groupBody = (g: GroupView) => ({ ...groupSummaryBody(g), device_ids: g.deviceIds ?? [] });

@@ -23,6 +23,8 @@ export function fleetProblem(e: FleetError): HttpError {
       return new HttpError(422, describeInvalidText(e), { code: 'validation_error', path: e.field });
     case 'InvalidHealthReport':
       return new HttpError(422, e.detail, { code: 'validation_error', path: e.field });
+    case 'NothingToChange':
+      return new HttpError(422, 'the body must hold at least one member to change', { code: 'validation_error' });
     case 'NotYourWallet':
       return new HttpError(403, 'statistics are only available for your own wallet', { code: 'forbidden_wallet' });
   }

@@ -1,7 +1,12 @@
 import type { AssignDevices } from '../../../application/fleet/assign-devices.js';
 import type { CreateGroup } from '../../../application/fleet/create-group.js';
 import type { DeleteGroup } from '../../../application/fleet/delete-group.js';
+import type { EditDevice } from '../../../application/fleet/edit-device.js';
+import type { HideDevice } from '../../../application/fleet/hide-device.js';
+import type { OrderDevices } from '../../../application/fleet/order-devices.js';
+import type { UpdateGroup } from '../../../application/fleet/update-group.js';
 import type { GetDevice } from '../../../application/fleet/get-device.js';
+import type { GetDeviceHealth } from '../../../application/fleet/get-device-health.js';
 import type { GetFleetOverview } from '../../../application/fleet/get-fleet-overview.js';
 import type { GetGroup } from '../../../application/fleet/get-group.js';
 import type { ListGroups } from '../../../application/fleet/list-groups.js';
@@ -9,7 +14,8 @@ import type { RenameDevice } from '../../../application/fleet/rename-device.js';
 import type { ReportDeviceHealth } from '../../../application/fleet/report-device-health.js';
 import type { UnassignDevices } from '../../../application/fleet/unassign-devices.js';
 import * as c from '../codecs/fleet.codecs.js';
-import { orProblem } from '../http-error.js';
+import { toRfc3339 } from '../../../domain/protocol/datetime.js';
+import { HttpError, orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED, BODY, errorResponses } from './error-responses.js';
@@ -21,6 +27,11 @@ export interface FleetRouteDeps {
   readonly getDevice: GetDevice;
   readonly rename: RenameDevice;
   readonly reportHealth: ReportDeviceHealth;
+  readonly deviceHealth: GetDeviceHealth;
+  readonly editDevice: EditDevice;
+  readonly hideDevice: HideDevice;
+  readonly orderDevices: OrderDevices;
+  readonly updateGroup: UpdateGroup;
   readonly listGroups: ListGroups;
   readonly getGroup: GetGroup;
   readonly createGroup: CreateGroup;
@@ -63,6 +74,24 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
         return { status: 200, body: overviewBody(overview) };
       },
     }),
+    // Before the routes of one device: "order" is this route's, not a device's (its name stays
+    // reachable through PATCH …/name).
+    route({
+      method: 'patch',
+      path: '/v1/fleet/devices/order',
+      operationId: 'orderDevices',
+      tag: 'fleet',
+      summary: 'Set the order of devices in the overview',
+      description:
+        'Each device gets its sort_order (0–1000000; equal orders list by id); the overview lists by it, devices never placed last, by id. All or nothing: ids the wallet has no device for give 404 naming them, and nothing changes.',
+      auth: jwt,
+      body: c.OrderDevicesBody,
+      responses: { 200: { description: 'updated counts the devices placed.', body: c.OrderDevicesResponse }, ...errors(...BODY, 404, ...AUTHED) },
+      handle: async ({ body, principal }) => {
+        const done = orProblem(await d.orderDevices.execute({ wallet: principal!.wallet, orders: body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order })) }), fleetProblem);
+        return { status: 200, body: { updated: done.updated } };
+      },
+    }),
     route({
       method: 'get',
       path: '/v1/fleet/devices/{device_id}',
@@ -76,6 +105,43 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       handle: async ({ params, query, principal }) => {
         const found = orProblem(await d.getDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, healthLimit: query.health_limit ?? 20, proofLimit: query.proof_limit ?? 10 }), fleetProblem);
         return { status: 200, body: { ...deviceBody(found), health_history: found.health.map(healthBody), recent_proofs: found.recentProofs.map(proofSummaryBody) } };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/v1/fleet/devices/{device_id}',
+      operationId: 'editDevice',
+      tag: 'fleet',
+      summary: 'Name, describe or type a device',
+      description: 'Members given are set, members left out stay; null clears one (a null name goes back to the id). At least one member.',
+      auth: jwt,
+      params: c.DeviceIdParams,
+      body: c.EditDeviceBody,
+      responses: { 200: { description: 'The device.', body: c.DeviceResponse }, ...errors(...BODY, 404, ...AUTHED) },
+      handle: async ({ params, body, principal }) => {
+        const edit = {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.type !== undefined ? { deviceType: body.type } : {}),
+        };
+        const device = orProblem(await d.editDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, edit }), fleetProblem);
+        return { status: 200, body: deviceBody(device) };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/v1/fleet/devices/{device_id}',
+      operationId: 'hideDevice',
+      tag: 'fleet',
+      summary: 'Hide a device',
+      description:
+        'The device leaves the overview, the fleet counts and its group; its proofs and health history stay, and GET still finds it (hidden: true). It comes back, in no group, with its next proof or health report.',
+      auth: jwt,
+      params: c.DeviceIdParams,
+      responses: { 200: { description: 'Hidden.', body: c.HideDeviceResponse }, ...errors(404, ...AUTHED) },
+      handle: async ({ params, principal }) => {
+        const hidden = orProblem(await d.hideDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        return { status: 200, body: { device_id: hidden.deviceId, hidden: true, hidden_at: toRfc3339(hidden.hiddenAtMs) } };
       },
     }),
     route({
@@ -99,8 +165,9 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       operationId: 'reportDeviceHealth',
       tag: 'fleet',
       summary: 'Report a device\'s health',
-      description: 'Creates the device if the wallet has not seen it. The report is stamped with the registry\'s clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.',
-      auth: jwt,
+      description:
+        'Takes an API key as well as a dashboard token: a robot holds a key, not a wallet, and reports its own health. Creates the device if the wallet has not seen it, and shows it again if it was hidden. Every reading is optional and kept as sent; `temperature` and `uptime_seconds` are other names of `temperature_c` and `uptime_s` (both names of one reading must agree). Without `status` the registry derives one from the readings (docs/fleet-and-scoring.md) and says so with `status_derived`. The report is stamped with the registry\'s clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.',
+      auth: 'api_key',
       params: c.DeviceIdParams,
       body: c.HealthBody,
       responses: { 201: { description: 'Stored; the device as it now is.', body: c.HealthRecordedResponse }, ...errors(...BODY, ...AUTHED) },
@@ -110,20 +177,43 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
             wallet: principal!.wallet,
             deviceId: params.device_id,
             readings: {
-              status: body.status,
+              status: body.status ?? null,
               cpuPercent: body.cpu_percent ?? null,
               memoryPercent: body.memory_percent ?? null,
               batteryPercent: body.battery_percent ?? null,
-              temperatureC: body.temperature_c ?? null,
-              uptimeS: body.uptime_s ?? null,
+              temperatureC: oneReading(body, 'temperature_c', 'temperature'),
+              uptimeS: oneReading(body, 'uptime_s', 'uptime_seconds'),
               message: body.message ?? null,
               metrics: body.metrics ?? null,
+              cpuTemperatureC: body.cpu_temperature ?? null,
+              memoryUsedMb: body.memory_used_mb ?? null,
+              memoryTotalMb: body.memory_total_mb ?? null,
+              batteryCharging: body.battery_charging ?? null,
+              diskPercent: body.disk_percent ?? null,
+              networkConnected: body.network_connected ?? null,
+              networkType: body.network_type ?? null,
+              customMetrics: body.custom_metrics ?? null,
             },
           }),
           fleetProblem,
         );
         d.metrics.healthReports.inc({ status: recorded.report.status });
         return { status: 201, body: { report: healthBody(recorded.report), device: deviceBody(recorded.device) } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/fleet/devices/{device_id}/health',
+      operationId: 'getDeviceHealth',
+      tag: 'fleet',
+      summary: 'A device\'s latest health report',
+      description: '`health` is null when the device never reported. Another wallet\'s device is 404.',
+      auth: jwt,
+      params: c.DeviceIdParams,
+      responses: { 200: { description: 'The latest report.', body: c.LatestHealthResponse }, ...errors(404, ...AUTHED) },
+      handle: async ({ params, principal }) => {
+        const latest = orProblem(await d.deviceHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        return { status: 200, body: { device_id: latest.deviceId, health: latest.health ? healthBody(latest.health) : null } };
       },
     }),
     route({
@@ -151,7 +241,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       body: c.CreateGroupBody,
       responses: { 201: { description: 'The new, empty group.', body: c.GroupResponse }, ...errors(...BODY, 409, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const group = orProblem(await d.createGroup.execute({ wallet: principal!.wallet, name: body.name, description: body.description ?? null }), fleetProblem);
+        const group = orProblem(await d.createGroup.execute({ wallet: principal!.wallet, name: body.name, description: body.description ?? null, color: body.color ?? null }), fleetProblem);
         return { status: 201, body: groupBody({ ...group, deviceCount: 0, deviceIds: [] }), headers: { Location: `/v1/fleet/groups/${encodeURIComponent(group.groupId)}` } };
       },
     }),
@@ -165,6 +255,26 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       params: c.GroupIdParams,
       responses: { 200: { description: 'The group.', body: c.GroupResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => ({ status: 200, body: groupBody(orProblem(await d.getGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }), fleetProblem)) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/v1/fleet/groups/{group_id}',
+      operationId: 'editGroup',
+      tag: 'fleet',
+      summary: 'Rename a group, or change its description or colour',
+      description: 'Members given are set, members left out stay; null clears the description or the colour. A name another group of the wallet has is 409.',
+      auth: jwt,
+      params: c.GroupIdParams,
+      body: c.EditGroupBody,
+      responses: { 200: { description: 'The group.', body: c.GroupResponse }, ...errors(...BODY, 404, 409, ...AUTHED) },
+      handle: async ({ params, body, principal }) => {
+        const edit = {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.color !== undefined ? { color: body.color } : {}),
+        };
+        return { status: 200, body: groupBody(orProblem(await d.updateGroup.execute({ wallet: principal!.wallet, groupId: params.group_id, edit }), fleetProblem)) };
+      },
     }),
     route({
       method: 'post',
@@ -214,4 +324,11 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       },
     }),
   ];
+}
+
+/** One reading sent under either of its two names; both names with different values is a 422. */
+function oneReading<K extends string, A extends string>(body: Partial<Record<K | A, number | null>>, name: K, alias: A): number | null {
+  const [a, b] = [body[name] ?? null, body[alias] ?? null];
+  if (a !== null && b !== null && a !== b) throw new HttpError(422, `${name} and ${alias} are one reading and must agree (got ${a} and ${b})`, { code: 'validation_error', path: alias });
+  return a ?? b;
 }
