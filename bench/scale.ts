@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { migrateLatest, openDatabase, type Database } from '../src/adapters/sql/index.js';
+import { openDatabase, type Database } from '../src/adapters/sql/index.js';
 import { PostgresProofWriter } from '../src/adapters/sql/postgres-proof-writer.js';
 import { toRow } from '../src/adapters/sql/proof-rows.js';
 import type { PendingRow, ProofWriter } from '../src/adapters/sql/proof-writer.js';
@@ -50,7 +50,6 @@ const RATE_ROUNDS = 3;
 const RATE_CONNECTIONS = 16;
 const BATCH = 200;
 
-const WALLETS = 50;
 const ROBOTS = 500;
 const TASKS = 2_000;
 const DAY = 86_400_000;
