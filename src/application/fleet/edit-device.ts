@@ -5,7 +5,7 @@ import { normalizeDescription, normalizeLabel, normalizeName, type InvalidText }
 import type { Clock } from '../ports/clock.js';
 import type { DeviceChanges, DeviceStore } from '../ports/device-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
-import type { DeviceNotFound } from './fleet-errors.js';
+import type { DeviceNotFound, NothingToChange } from './fleet-errors.js';
 
 export interface DeviceEdit {
   /** A name (the name rules), or null to go back to the id. */
@@ -15,8 +15,6 @@ export interface DeviceEdit {
   /** Up to 64 characters on one line; empty or null clears it. */
   readonly deviceType?: string | null;
 }
-
-export type NothingToChange = { readonly _tag: 'NothingToChange' };
 
 /** Sets what the owner says of a device: its name, description and type. Members not given stay. */
 export class EditDevice {

@@ -11,8 +11,8 @@ export type NotYourWallet = { readonly _tag: 'NotYourWallet'; readonly wallet: s
 
 export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthReport, InvalidText, UnknownDevices };
 
-export type { NothingToChange } from './edit-device.js';
-import type { NothingToChange } from './edit-device.js';
+/** An edit whose body names nothing to change. */
+export type NothingToChange = { readonly _tag: 'NothingToChange' };
 
 export type FleetError =
   | NothingToChange

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { normalizeColor } from '../../domain/fleet/group.js';
 import { normalizeDescription, normalizeName, type InvalidText } from '../../domain/fleet/names.js';
 import type { GroupChanges, GroupNameTaken, GroupNotFound, GroupStore, GroupView } from '../ports/group-store.js';
-import type { NothingToChange } from './edit-device.js';
+import type { NothingToChange } from './fleet-errors.js';
 
 export interface GroupEdit {
   readonly name?: string;
