@@ -19,16 +19,16 @@ const module = new ContainerModule(({ bind }) => {
     ACTO.Routes,
     [
       PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol,
-      FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.ListGroups, FLEET.CreateGroup,
+      FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.GetDeviceHealth, FLEET.HideDevice, FLEET.OrderDevices, FLEET.ListGroups, FLEET.CreateGroup,
       FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, DASHBOARD.GetActivitySeries, IDENTITY.CheckAccess,
       CORE.Metrics, CORE.Config,
     ],
-    (submit, get, search, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, listGroups, createGroup, assign, unassign, deleteGroup, stats, series, checkAccess, metrics, config) => {
+    (submit, get, search, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, stats, series, checkAccess, metrics, config) => {
       let document: unknown;
       const routes: AnyRoute[] = [
         ...actoOperationRoutes(() => (document ??= openApiDocument(routes, ACTO_INFO(config.publicOrigin)))),
         ...actoProofRoutes({ submit, get, search, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
-        ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, listGroups, createGroup, assign, unassign, deleteGroup, metrics }),
+        ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, metrics }),
         ...actoAccountRoutes({ stats, series, checkAccess }),
       ];
       return routes;

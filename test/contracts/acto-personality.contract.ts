@@ -31,7 +31,7 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const doc = await app.call('GET', '/acto/openapi.json');
   t.is(doc.status, 200);
   const actoPaths = Object.keys(doc.body.paths as object);
-  t.true(actoPaths.length >= 18 && actoPaths.every((p) => p.startsWith('/acto/')), actoPaths.join(' '));
+  t.true(actoPaths.length >= 19 && actoPaths.every((p) => p.startsWith('/acto/')), actoPaths.join(' '));
   t.false(Object.keys((await app.call('GET', '/openapi.json')).body.paths as object).some((p) => p.startsWith('/acto')), 'nothing of /acto in the native document');
 
   // submit_proof: every envelope the SDK made, as the body its client sent.
@@ -74,6 +74,11 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const ascending = await search(a, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "asc"}');
   t.deepEqual(ascending.items.map((i) => i.proof_id), [...all.items].reverse().map((i) => i.proof_id));
   t.is((await search(b, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "desc"}')).total, 0);
+  for (const field of ['task_id', 'robot_id', 'payload_hash'] as const) {
+    const sorted = await search(a, `{"limit": 50, "offset": 0, "sort_field": "${field}", "sort_order": "asc"}`);
+    const keys = sorted.items.map((i) => (field === 'payload_hash' ? i.proof_id : (i[field] ?? '')));
+    t.deepEqual(keys, [...keys].sort(), `sorted by ${field}`);
+  }
 
   // verify and verify_batch: reason is a string, "ok" when valid.
   for (const x of cases) {
@@ -122,13 +127,20 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   // report_health then get_health: a reported metric comes back.
   const reported = shaped(
     c.HealthReportResponse,
-    await a.call('POST', '/v1/fleet/devices/rover-9/health', '{"cpu_percent": 12.5, "cpu_temperature": 61.5, "battery_percent": 85.0, "memory_used_mb": 512.0, "uptime_seconds": 3600, "temperature": 24.0, "custom_metrics": {"joint": 1.5}}'),
+    await a.call(
+      'POST',
+      '/v1/fleet/devices/rover-9/health',
+      '{"cpu_percent": 12.5, "cpu_temperature": 61.5, "battery_percent": 85.0, "battery_charging": true, "memory_used_mb": 512.0, "network_connected": true, "network_type": "wifi", "uptime_seconds": 3600, "temperature": 24.0, "custom_metrics": {"joint": 1.5, "mode": "auto", "docked": false}}',
+    ),
     'report health',
   );
   t.deepEqual([reported.success, reported.device_id], [true, 'rover-9']);
   const latest = await a.call('GET', '/v1/fleet/devices/rover-9/health');
   const h = shaped(c.DeviceHealthResponse, latest, 'get health').health;
-  t.deepEqual([h.cpu_percent, h.cpu_temperature, h.battery_percent, h.memory_used_mb, h.uptime_seconds, h.temperature, h.custom_metrics['joint']], [12.5, 61.5, 85, 512, 3600, 24, 1.5]);
+  t.deepEqual([h.cpu_percent, h.cpu_temperature, h.battery_percent, h.battery_charging, h.memory_used_mb, h.network_connected, h.network_type, h.uptime_seconds, h.temperature], [12.5, 61.5, 85, true, 512, true, 'wifi', 3600, 24]);
+  t.deepEqual(h.custom_metrics, { joint: 1.5, mode: 'auto', docked: false });
+  const never = shaped(c.DeviceHealthResponse, await a.call('GET', '/v1/fleet/devices/arm-2/health'), 'health never reported').health;
+  t.deepEqual([never.battery_percent, never.custom_metrics, never.last_updated], [null, {}, null]);
   t.is(typeof h.last_updated, 'string');
   t.is((await b.call('GET', '/v1/fleet/devices/rover-9/health')).status, 404);
 
@@ -149,6 +161,20 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const deleted = shaped(c.DeleteGroupResponse, await a.call('DELETE', `/v1/fleet/groups/${gid}`), 'delete group');
   t.deepEqual([deleted.success, deleted.group_id, deleted.devices_unassigned], [true, gid, 1]);
   t.is((await a.call('DELETE', `/v1/fleet/groups/${gid}`)).status, 404);
+
+  // reorder_devices orders the overview; delete_device hides a device, its proofs stay.
+  const reordered = shaped(c.ReorderResponse, await a.call('PATCH', '/v1/fleet/devices/order', '{"device_orders": [{"device_id": "rover-9", "sort_order": 0}, {"device_id": "arm-2", "sort_order": 1}]}'), 'reorder');
+  t.deepEqual([reordered.success, reordered.updated], [true, 2]);
+  const ordered = shaped(c.OverviewResponse, await a.call('GET', '/v1/fleet'), 'overview after reorder');
+  t.deepEqual(ordered.devices.slice(0, 2).map((d) => d.id), ['rover-9', 'arm-2']);
+  t.is((await b.call('PATCH', '/v1/fleet/devices/order', '{"device_orders": [{"device_id": "arm-2", "sort_order": 0}]}')).status, 404);
+  t.is((await b.call('DELETE', '/v1/fleet/devices/arm-2')).status, 404, 'another wallet cannot hide my device');
+  const hidden = shaped(c.DeleteDeviceResponse, await a.call('DELETE', '/v1/fleet/devices/arm-2'), 'delete device');
+  t.deepEqual([hidden.success, hidden.device_id], [true, 'arm-2']);
+  const afterHide = shaped(c.OverviewResponse, await a.call('GET', '/v1/fleet'), 'overview after delete');
+  t.false(afterHide.devices.some((d) => d.id === 'arm-2'));
+  t.is(afterHide.summary.total_devices, ordered.summary.total_devices - 1);
+  t.is((await search(a, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "desc", "robot_id": "arm-2"}')).total, valid.filter((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.robot_id === 'arm-2').length, 'its proofs stay');
 
   // Credentials: each failure the SDK maps, with {detail}.
   const noKey = await app.call('GET', '/acto/v1/fleet', { wallet: alice.address, headers: SDK_HEADERS });

@@ -15,31 +15,31 @@ const iso = toRfc3339;
 /** ACTO's verify reason is a string also when valid. */
 export const reasonOf = (r: VerificationReport): string => r.reason ?? 'ok';
 
-/** A health report as ACTO's DeviceHealth: every metric it names, null where not reported. */
+/**
+ * A health report as ACTO's DeviceHealth: every metric it names, null where not reported
+ * (every one null, custom_metrics empty, when the device never reported). The native
+ * report's status and numeric metrics come along under their own names.
+ */
 export function deviceHealth(r: HealthReport | null) {
-  const metrics = r?.metrics ?? {};
-  const metric = (name: string) => (typeof metrics[name] === 'number' ? metrics[name] : null);
   return {
     cpu_percent: r?.cpuPercent ?? null,
-    cpu_temperature: metric('cpu_temperature'),
+    cpu_temperature: r?.cpuTemperatureC ?? null,
     memory_percent: r?.memoryPercent ?? null,
-    memory_used_mb: metric('memory_used_mb'),
-    memory_total_mb: metric('memory_total_mb'),
+    memory_used_mb: r?.memoryUsedMb ?? null,
+    memory_total_mb: r?.memoryTotalMb ?? null,
     battery_percent: r?.batteryPercent ?? null,
-    battery_charging: null,
-    disk_percent: metric('disk_percent'),
-    network_connected: null,
-    network_type: null,
+    battery_charging: r?.batteryCharging ?? null,
+    disk_percent: r?.diskPercent ?? null,
+    network_connected: r?.networkConnected ?? null,
+    network_type: r?.networkType ?? null,
     uptime_seconds: r?.uptimeS ?? null,
     temperature: r?.temperatureC ?? null,
-    custom_metrics: Object.fromEntries(Object.entries(metrics).filter(([k]) => !SDK_METRICS.has(k))),
+    custom_metrics: r?.customMetrics ?? {},
     last_updated: r ? iso(r.receivedAtMs) : null,
     status: r?.status ?? null,
+    metrics: r?.metrics ?? null,
   };
 }
-
-/** The SDK's numeric metrics the native report keeps among its metrics. */
-export const SDK_METRICS = new Set(['cpu_temperature', 'memory_used_mb', 'memory_total_mb', 'disk_percent']);
 
 /** ACTO's DeviceInfo. `custom_name` is the owner's name or null; `name` and `display_name` what is shown. */
 export function deviceInfo({ device: d, status }: DeviceView, groupNames: ReadonlyMap<string, string>) {
@@ -55,6 +55,9 @@ export function deviceInfo({ device: d, status }: DeviceView, groupNames: Readon
     first_activity: iso(d.firstSeenMs),
     status,
     health: d.lastHealth ? deviceHealth(d.lastHealth) : null,
+    description: d.description,
+    type: d.deviceType,
+    sort_order: d.sortOrder,
   };
 }
 

@@ -3,6 +3,9 @@ import type { CreateGroup } from '../../../application/fleet/create-group.js';
 import type { DeleteGroup } from '../../../application/fleet/delete-group.js';
 import type { DeviceView } from '../../../application/fleet/device-view.js';
 import type { GetDevice } from '../../../application/fleet/get-device.js';
+import type { GetDeviceHealth } from '../../../application/fleet/get-device-health.js';
+import type { HideDevice } from '../../../application/fleet/hide-device.js';
+import type { OrderDevices } from '../../../application/fleet/order-devices.js';
 import type { GetFleetOverview } from '../../../application/fleet/get-fleet-overview.js';
 import type { ListGroups } from '../../../application/fleet/list-groups.js';
 import type { RenameDevice } from '../../../application/fleet/rename-device.js';
@@ -18,13 +21,16 @@ import { AUTHED, BODY, errorResponses } from '../routes/error-responses.js';
 import { fleetProblem } from '../routes/fleet-problems.js';
 import { summaryBody } from '../routes/proof-routes.js';
 import * as c from './acto.codecs.js';
-import { deviceHealth, deviceInfo, group, SDK_METRICS } from './acto-bodies.js';
+import { deviceHealth, deviceInfo, group } from './acto-bodies.js';
 
 export interface ActoFleetRouteDeps {
   readonly overview: GetFleetOverview;
   readonly getDevice: GetDevice;
   readonly rename: RenameDevice;
   readonly reportHealth: ReportDeviceHealth;
+  readonly getHealth: GetDeviceHealth;
+  readonly hide: HideDevice;
+  readonly order: OrderDevices;
   readonly listGroups: ListGroups;
   readonly createGroup: CreateGroup;
   readonly assign: AssignDevices;
@@ -142,25 +148,25 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       body: c.HealthBody,
       responses: { 200: { description: 'Stored.', body: c.HealthReportResponse }, ...errors(...BODY, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const numeric = Object.entries(body.custom_metrics ?? {}).filter((e): e is [string, number] => typeof e[1] === 'number');
-        const sdkMetrics = [...SDK_METRICS].flatMap((k) => {
-          const value = body[k as keyof typeof body];
-          return typeof value === 'number' ? [[k, value] as [string, number]] : [];
-        });
-        const metrics = [...numeric, ...sdkMetrics];
+        // No status: the SDK sends none, and the registry derives it as for any report without one.
         const recorded = orProblem(
           await d.reportHealth.execute({
             wallet: principal!.wallet,
             deviceId: params.device_id,
             readings: {
-              status: 'ok',
               cpuPercent: body.cpu_percent ?? null,
+              cpuTemperatureC: body.cpu_temperature ?? null,
               memoryPercent: body.memory_percent ?? null,
+              memoryUsedMb: body.memory_used_mb ?? null,
+              memoryTotalMb: body.memory_total_mb ?? null,
               batteryPercent: body.battery_percent ?? null,
-              temperatureC: body.temperature ?? null,
+              batteryCharging: body.battery_charging ?? null,
+              diskPercent: body.disk_percent ?? null,
+              networkConnected: body.network_connected ?? null,
+              networkType: body.network_type ?? null,
               uptimeS: body.uptime_seconds ?? null,
-              message: null,
-              metrics: metrics.length ? Object.fromEntries(metrics) : null,
+              temperatureC: body.temperature ?? null,
+              customMetrics: body.custom_metrics ?? null,
             },
           }),
           fleetProblem,
@@ -180,8 +186,39 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'The latest report.', body: c.DeviceHealthResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = orProblem(await d.getDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, healthLimit: 1, proofLimit: 1 }), fleetProblem);
-        return { status: 200, body: { device_id: params.device_id, health: deviceHealth(found.device.lastHealth) } };
+        const found = orProblem(await d.getHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        return { status: 200, body: { device_id: found.deviceId, health: deviceHealth(found.health) } };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/acto/v1/fleet/devices/{device_id}',
+      operationId: 'actoDeleteDevice',
+      tag: 'acto fleet',
+      summary: 'Hide a device (client.fleet.delete_device)',
+      description: 'As ACTO: the device leaves the fleet list and its group; its proofs and health history stay, and it comes back, ungrouped, with its next proof or health report.',
+      auth: 'api_key',
+      params: v1.DeviceIdParams,
+      responses: { 200: { description: 'Hidden.', body: c.DeleteDeviceResponse }, ...errors(404, ...AUTHED) },
+      handle: async ({ params, principal }) => {
+        const hidden = orProblem(await d.hide.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        return { status: 200, body: { success: true, device_id: hidden.deviceId } };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/acto/v1/fleet/devices/order',
+      operationId: 'actoReorderDevices',
+      tag: 'acto fleet',
+      summary: 'Order devices (client.fleet.reorder_devices)',
+      description: 'The overview lists devices by sort_order (smallest first), then by id. All or nothing: unknown ids give 404 naming them.',
+      auth: 'api_key',
+      body: c.ReorderBody,
+      responses: { 200: { description: 'Ordered; updated counts the devices.', body: c.ReorderResponse }, ...errors(...BODY, 404, ...AUTHED) },
+      handle: async ({ body, principal }) => {
+        const orders = body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order }));
+        const done = orProblem(await d.order.execute({ wallet: principal!.wallet, orders }), fleetProblem);
+        return { status: 200, body: { success: true, updated: done.updated } };
       },
     }),
     route({

@@ -2,13 +2,14 @@ import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type { GetProof } from '../../../application/proofs/get-proof.js';
 import type { ScoreProof } from '../../../application/proofs/score-proof.js';
+import { MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
 import type { SearchInput, SearchProofs } from '../../../application/proofs/search-proofs.js';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
 import { toReport } from '../../../application/verify-proof.js';
 import * as v1 from '../codecs/proof.codecs.js';
-import { HttpError, orProblem } from '../http-error.js';
+import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { receivedBody, submittedEnvelopeText } from '../received-body.js';
 import { route, type AnyRoute } from '../route.js';
@@ -95,17 +96,20 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       operationId: 'actoSearchProofs',
       tag: 'acto proofs',
       summary: 'Search proofs by offset (ACTOClient.search_proofs)',
-      description: `Filters combine with AND (search_text: a case-insensitive substring of task, robot and run ids and meta values). Pages by offset (0–${c.ACTO_MAX_OFFSET}); total counts every match.`,
+      description: `Filters combine with AND (search_text: a case-insensitive substring of task, robot and run ids and meta values), sorted by sort_field in sort_order, the proof id breaking ties. Pages by offset (0–${MAX_OFFSET}); total counts the matches up to ${TOTAL_CAP} (total_exact false beyond); next_cursor continues with POST /v1/proofs/search for deeper pages.`,
       auth: 'api_key',
       body: c.SearchBody,
       responses: { 200: { description: 'A page of matching proofs.', body: c.SearchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        if ((body.sort_field ?? 'created_at') !== 'created_at') throw new HttpError(422, `sort_field ${body.sort_field} is not offered yet; sort by created_at`, { code: 'validation_error', path: 'sort_field' });
         const limit = body.limit ?? 50;
         const offset = body.offset ?? 0;
-        const filters = searchFilters(body);
-        const page = await offsetPage(d.search, principal!.wallet, filters, offset, limit);
-        return { status: 200, body: { items: page.items.map(summaryBody), total: page.total, limit, offset, has_more: offset + page.items.length < page.total } };
+        const found = orProblem(await d.search.execute({ wallet: principal!.wallet, query: { ...searchFilters(body), limit, offset } }), proofProblem);
+        // An offset search always counts (up to TOTAL_CAP; beyond, total says that many and exact is false).
+        const total = found.total ?? { count: offset + found.items.length + (found.hasMore ? 1 : 0), exact: false };
+        return {
+          status: 200,
+          body: { items: found.items.map(summaryBody), total: total.count, total_exact: total.exact, limit, offset, has_more: found.hasMore, next_cursor: found.nextCursor },
+        };
       },
     }),
     route({
@@ -164,9 +168,10 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
   ];
 }
 
-function searchFilters(b: t.TypeOf<typeof c.SearchBody>): Omit<SearchInput, 'limit'> {
+function searchFilters(b: t.TypeOf<typeof c.SearchBody>): Omit<SearchInput, 'limit' | 'offset'> {
   return {
     order: b.sort_order ?? 'desc',
+    sort: b.sort_field ?? 'created_at',
     ...(b.task_id !== undefined ? { taskId: b.task_id } : {}),
     ...(b.robot_id !== undefined ? { robotId: b.robot_id } : {}),
     ...(b.run_id !== undefined ? { runId: b.run_id } : {}),
@@ -175,26 +180,4 @@ function searchFilters(b: t.TypeOf<typeof c.SearchBody>): Omit<SearchInput, 'lim
     ...(b.created_before !== undefined ? { createdBeforeMs: b.created_before } : {}),
     ...(b.search_text !== undefined ? { text: b.search_text } : {}),
   };
-}
-
-/** Matches counted for `total`: beyond this many, total says this many. */
-const TOTAL_CAP = c.ACTO_MAX_OFFSET + 200;
-
-/**
- * A page by offset over the cursor search: the matches are walked a page of 200 at a time up
- * to the offset and past it to count them, up to TOTAL_CAP (so the walk is bounded).
- */
-async function offsetPage(search: SearchProofs, wallet: string, filters: Omit<SearchInput, 'limit'>, offset: number, limit: number) {
-  const items: Array<Parameters<typeof summaryBody>[0]> = [];
-  let seen = 0;
-  let cursor: string | undefined;
-  for (;;) {
-    const page = orProblem(await search.execute({ wallet, query: { ...filters, limit: 200, ...(cursor !== undefined ? { cursor } : {}) } }), proofProblem);
-    for (const item of page.items) {
-      if (seen >= offset && items.length < limit) items.push(item);
-      seen++;
-    }
-    if (page.nextCursor === null || seen >= TOTAL_CAP) return { items, total: seen };
-    cursor = page.nextCursor;
-  }
 }

@@ -4,6 +4,7 @@ import { boundedString, closed, DateTimeMs, described, LimitFromBody, NullableSt
 import { NonNegativeNumber, SolanaAddress } from '../codecs/identity.codecs.js';
 import { DeviceId } from '../codecs/fleet.codecs.js';
 import { EnvelopeCodec } from '../../../application/codecs/envelope.codec.js';
+import { MAX_OFFSET } from '../../../application/ports/proof-store.js';
 import { documented } from '../openapi/codec-schema.js';
 
 /**
@@ -14,17 +15,15 @@ import { documented } from '../openapi/codec-schema.js';
 
 // Requests.
 
-/** How far an ACTO search may page by offset (deeper: the /v1 search's cursor). */
-export const ACTO_MAX_OFFSET = 10_000;
 
 const Offset = documented(
   new t.Type<number, number, unknown>(
     'offset',
     (u): u is number => typeof u === 'number',
-    (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= ACTO_MAX_OFFSET ? t.success(u) : t.failure(u, c, `must be an integer from 0 to ${ACTO_MAX_OFFSET}`)),
+    (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= MAX_OFFSET ? t.success(u) : t.failure(u, c, `must be an integer from 0 to ${MAX_OFFSET}`)),
     t.identity,
   ),
-  { type: 'integer', minimum: 0, maximum: ACTO_MAX_OFFSET, default: 0 },
+  { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
 );
 
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
