@@ -3,6 +3,7 @@ import { Container, type ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { Database } from '../adapters/sql/database.js';
 import type { Config } from '../config.js';
+import { actoSlice } from './acto.module.js';
 import { coreModule } from './core.module.js';
 import { CORE } from './core.tokens.js';
 import { dashboardSlice } from './dashboard.module.js';
@@ -14,7 +15,7 @@ import { proofsSlice } from './proofs.module.js';
 import type { Slice } from './slice.js';
 
 /** The registry's features, in the order their routes are served and documented. */
-export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, dashboardSlice];
+export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, dashboardSlice, actoSlice];
 
 /** What exists before the container: the root makes these (or a test does). */
 export interface Resources {

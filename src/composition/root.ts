@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/app.js';
 import { descriptorLimit, effectiveMaxConnections, type ConnectionCounts, type ConnectionLimits } from '../adapters/http/connection-guard.js';
+import type { AnyRoute } from '../adapters/http/route.js';
 import { listen } from '../adapters/http/http-server.js';
 import { databaseFailures } from '../adapters/sql/database-errors.js';
 import { openDatabase, type Database } from '../adapters/sql/database.js';
@@ -105,12 +106,15 @@ function connectionLimits(config: Config, logger: Logger): ConnectionLimits {
 async function httpApp(container: Container, config: Config, logger: Logger): Promise<Koa> {
   const catalog = await resolve(container, OPERATIONS.Catalog);
   const pages: Koa.Middleware[] = [];
+  const apart: AnyRoute[] = [];
   for (const slice of SLICES) {
-    catalog.add(await resolve(container, slice.routes));
+    const routes = await resolve(container, slice.routes);
+    if (slice.documentedApart) apart.push(...routes);
+    else catalog.add(routes);
     if (slice.pages) pages.push(await resolve(container, slice.pages));
   }
   return createHttpApp({
-    routes: catalog.routes,
+    routes: [...catalog.routes, ...apart],
     pages,
     access: await resolve(container, IDENTITY.Access),
     failures: databaseFailures,

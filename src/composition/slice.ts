@@ -17,4 +17,9 @@ export interface Slice {
    * middleware run after the router, so it only sees requests no route took.
    */
   readonly pages?: Token<Koa.Middleware>;
+  /**
+   * Served, but described in a document of the slice's own rather than in /openapi.json: a
+   * second personality of the API (`/acto`), whose routes are not part of the native contract.
+   */
+  readonly documentedApart?: boolean;
 }

@@ -2,6 +2,10 @@ import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { HttpMetrics } from '../../src/adapters/http/http-metrics.js';
 import { InlineBatchVerifier } from '../../src/adapters/crypto/inline-batch-verifier.js';
+import { MemoryDeviceStore } from '../../src/adapters/memory/memory-device-store.js';
+import { MemoryFleet } from '../../src/adapters/memory/memory-fleet.js';
+import { MemoryGroupStore } from '../../src/adapters/memory/memory-group-store.js';
+import { MemoryProofActivity } from '../../src/adapters/memory/memory-proof-activity.js';
 import { MemoryProofStore } from '../../src/adapters/memory/memory-proof-store.js';
 import { MemoryTokenBalance } from '../../src/adapters/memory/memory-token-balance.js';
 import { MemoryProofSeries } from '../../src/adapters/memory/memory-usage-series.js';
@@ -9,6 +13,7 @@ import type { Database } from '../../src/adapters/sql/index.js';
 import type { ProofChecker } from '../../src/application/ports/proof-checker.js';
 import { CORE } from '../../src/composition/core.tokens.js';
 import { DASHBOARD } from '../../src/composition/dashboard.tokens.js';
+import { FLEET } from '../../src/composition/fleet.tokens.js';
 import { IDENTITY } from '../../src/composition/identity.tokens.js';
 import { PROOFS } from '../../src/composition/proofs.tokens.js';
 import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
@@ -60,6 +65,11 @@ export interface IdentityAppOptions {
   readonly logger?: Logger;
   /** `memory` (default): balances from the test's MemoryTokenBalance; `config`: whatever the configuration picks (ledger or Solana RPC). */
   readonly balances?: 'memory' | 'config';
+  /**
+   * `memory-proofs` (default): proofs in memory, the rest in the database; `memory`: proofs,
+   * devices and groups in memory; `database`: everything in DATABASE_URL's database.
+   */
+  readonly stores?: 'memory-proofs' | 'memory' | 'database';
 }
 
 export async function startIdentityApp(env: Record<string, string> = {}, options: IdentityAppOptions = {}): Promise<IdentityApp> {
@@ -83,10 +93,18 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
     rebind(CORE.Metrics).toConstantValue(metrics);
     rebind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 60_000 });
     if (options.balances !== 'config') rebind(IDENTITY.TokenBalance).toConstantValue(balances);
-    const proofs = new MemoryProofStore();
-    rebind(PROOFS.Store).toConstantValue(proofs);
-    // The overview's series reads the same proofs.
-    rebind(DASHBOARD.ProofSeries).toConstantValue(new MemoryProofSeries(proofs));
+    if (options.stores !== 'database') {
+      const fleet = options.stores === 'memory' ? new MemoryFleet() : undefined;
+      const proofs = new MemoryProofStore(fleet);
+      rebind(PROOFS.Store).toConstantValue(proofs);
+      // The overview's series reads the same proofs.
+      rebind(DASHBOARD.ProofSeries).toConstantValue(new MemoryProofSeries(proofs));
+      if (fleet) {
+        rebind(FLEET.DeviceStore).toConstantValue(new MemoryDeviceStore(fleet));
+        rebind(FLEET.GroupStore).toConstantValue(new MemoryGroupStore(fleet));
+        rebind(FLEET.ProofActivity).toConstantValue(new MemoryProofActivity(proofs));
+      }
+    }
     rebind(PROOFS.Checker).toConstantValue(checker);
     rebind(PROOFS.BatchVerifier).toConstantValue(new InlineBatchVerifier(protocol));
   });

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ProofProtocol } from '../../application/proof-protocol.js';
 import type { BatchVerifier } from '../../application/ports/batch-verifier.js';
 import { toReport, type VerificationReport } from '../../application/verify-proof.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { PendingSignature, VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import type { CheckOutcome } from '../workers/worker-messages.js';
@@ -21,28 +22,28 @@ export function unreadableReport(error: unknown): VerificationReport {
 }
 
 /** `protocol.verify` never throws on JSON; this also holds for values that are not JSON. */
-export function verifySafely(protocol: ProofProtocol, raw: unknown): VerificationReport {
+export function verifySafely(protocol: ProofProtocol, raw: unknown, received?: ReceivedEnvelope): VerificationReport {
   try {
-    return protocol.verify(raw);
+    return protocol.verify(raw, received);
   } catch (error) {
     return unreadableReport(error);
   }
 }
 
 /** Checks 1–6 (`protocol.prepare`), never throwing, as verifySafely does for all seven. */
-export function prepareSafely(protocol: ProofProtocol, raw: unknown): E.Either<ProofFailure, PendingSignature> {
+export function prepareSafely(protocol: ProofProtocol, raw: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, PendingSignature> {
   try {
-    return protocol.prepare(raw);
+    return protocol.prepare(raw, received);
   } catch (error) {
     return E.left(unreadable(error));
   }
 }
 
 /** The check outcome a worker sends back for a submission (see worker-messages.ts). */
-export function checkSafely(protocol: ProofProtocol, raw: unknown): CheckOutcome {
+export function checkSafely(protocol: ProofProtocol, raw: unknown, received?: ReceivedEnvelope): CheckOutcome {
   let result: E.Either<ProofFailure, VerifiedProof>;
   try {
-    result = protocol.check(raw);
+    result = protocol.check(raw, received);
   } catch (error) {
     result = E.left(unreadable(error));
   }
@@ -60,7 +61,7 @@ export function checkSafely(protocol: ProofProtocol, raw: unknown): CheckOutcome
 export class InlineBatchVerifier implements BatchVerifier {
   constructor(private readonly protocol: ProofProtocol) {}
 
-  async verifyMany(envelopes: readonly unknown[]): Promise<VerificationReport[]> {
-    return envelopes.map((raw) => verifySafely(this.protocol, raw));
+  async verifyMany(envelopes: readonly unknown[], received?: (index: number) => ReceivedEnvelope): Promise<VerificationReport[]> {
+    return envelopes.map((raw, i) => verifySafely(this.protocol, raw, received?.(i)));
   }
 }

@@ -4,6 +4,7 @@ import { ProofProtocol } from '../../application/proof-protocol.js';
 import type { ProofChecker } from '../../application/ports/proof-checker.js';
 import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
 import type { HttpMetrics } from './http-metrics.js';
@@ -14,10 +15,10 @@ export class MeasuredProofProtocol extends ProofProtocol {
     super(base.blake3, base.verifier, base.signer, base.limits);
   }
 
-  override check(raw: unknown): E.Either<ProofFailure, VerifiedProof> {
+  override check(raw: unknown, received?: ReceivedEnvelope): E.Either<ProofFailure, VerifiedProof> {
     const started = process.hrtime.bigint();
     try {
-      return super.check(raw);
+      return super.check(raw, received);
     } finally {
       this.metrics.verificationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     }
@@ -47,8 +48,8 @@ export class MeasuredProofStore implements ProofStore {
     return timed(this.metrics.storeSeconds, () => this.inner.add(record));
   }
 
-  get(wallet: string, proofId: string): Promise<ProofRecord | null> {
-    return this.inner.get(wallet, proofId);
+  get(wallet: string, proofId: string, options?: { readonly withText?: boolean }): Promise<ProofRecord | null> {
+    return this.inner.get(wallet, proofId, options);
   }
 
   search(wallet: string, query: ProofQuery): Promise<ProofPage> {

@@ -12,6 +12,9 @@ export class MemoryProofStore implements ProofStore {
   private readonly byWallet = new Map<string, Map<string, ProofRecord>>();
 
   /** `listener`: e.g. a MemoryFleet, which counts devices' proofs as the SQL proof writers do. */
+  /** Each proof's envelope text as submitted, when it was given, by wallet and proof id. */
+  private readonly texts = new Map<string, string>();
+
   constructor(private readonly listener?: StoredProofListener) {}
 
   async add(record: ProofRecord): Promise<AddResult> {
@@ -19,17 +22,19 @@ export class MemoryProofStore implements ProofStore {
     if (!proofs) this.byWallet.set(record.wallet, (proofs = new Map()));
     const existing = proofs.get(record.proofId);
     if (existing) return { stored: false, record: existing };
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
     const { envelopeJson, ...kept } = record;
     const copy = structuredClone(kept);
     proofs.set(record.proofId, copy);
+    if (envelopeJson !== undefined) this.texts.set(`${record.wallet}\u0000${record.proofId}`, envelopeJson);
     this.listener?.proofStored(copy);
     return { stored: true, record: structuredClone(copy) };
   }
 
-  async get(wallet: string, proofId: string): Promise<ProofRecord | null> {
+  async get(wallet: string, proofId: string, options?: { readonly withText?: boolean }): Promise<ProofRecord | null> {
     const found = this.byWallet.get(wallet)?.get(proofId);
-    return found ? structuredClone(found) : null;
+    if (!found) return null;
+    const text = options?.withText ? this.texts.get(`${wallet}\u0000${proofId}`) : undefined;
+    return text === undefined ? structuredClone(found) : { ...structuredClone(found), envelopeJson: text };
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {

@@ -59,9 +59,10 @@ export class KnexProofStore implements ProofStore {
     return this.commits.add(record);
   }
 
-  async get(wallet: string, proofId: string): Promise<ProofRecord | null> {
+  async get(wallet: string, proofId: string, options?: { readonly withText?: boolean }): Promise<ProofRecord | null> {
     const row = await this.knex<ProofRow>('proofs').where('wallet_id', walletKeyOf(this.knex, wallet)).where('proof_id', proofId).first();
-    return row ? toRecord(row) : null;
+    if (!row) return null;
+    return options?.withText ? { ...toRecord(row), envelopeJson: row.envelope } : toRecord(row);
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {

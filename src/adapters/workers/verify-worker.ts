@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { receivedText } from '../../application/received-envelope.js';
 import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
 import { checkSafely } from '../crypto/inline-batch-verifier.js';
 import { signatureVerdictByte, SIGNATURE_RECORD_BYTES, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';
@@ -22,8 +23,11 @@ port.on('message', (request: ChunkRequest) => {
     if ('signatures' in request) {
       reply = verifySignatures(request.id, new Uint8Array(request.signatures), request.count);
     } else {
-      // Check outcomes, far smaller to send back than reports.
-      reply = { type: 'done', id: request.id, results: (JSON.parse(request.json) as unknown[]).map((raw) => checkSafely(protocol, raw)) };
+      // Check outcomes, far smaller to send back than reports. Each envelope's text as sent is
+      // read again only if its hashes do not match in the JCS form (the ACTO form needs it).
+      const received = receivedText(request.json, protocol.limits.maxDepth + 1);
+      const asSent = new Set(request.asSent ?? []);
+      reply = { type: 'done', id: request.id, results: (JSON.parse(request.json) as unknown[]).map((raw, i) => checkSafely(protocol, raw, asSent.has(i) ? received(i) : undefined)) };
     }
   } catch (error) {
     reply = { type: 'failed', id: request.id, error: error instanceof Error ? error.message : String(error) };

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { BatchVerifier } from '../../application/ports/batch-verifier.js';
 import type { ProofProtocol } from '../../application/proof-protocol.js';
 import { toReport, type VerificationReport } from '../../application/verify-proof.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import { signatureVerdict, type PendingSignature } from '../../domain/protocol/verify-envelope.js';
 import { prepareSafely, verifySafely } from '../crypto/inline-batch-verifier.js';
 import { SIGNATURE, SIGNATURE_RECORD_BYTES, signatureVerdictByte, type WorkerReply } from './worker-messages.js';
@@ -23,6 +24,8 @@ interface SignatureJob {
   readonly pending: readonly PendingSignature[];
   /** The envelopes they came from, to verify inline should no worker answer. */
   readonly envelopes: readonly unknown[];
+  /** Each one as received, when the batch's text was given (see BatchVerifier). */
+  readonly received: ReadonlyArray<ReceivedEnvelope | undefined>;
   readonly done: (reports: readonly VerificationReport[]) => void;
 }
 
@@ -66,8 +69,8 @@ export class WorkerBatchVerifier implements BatchVerifier {
     return this.helped;
   }
 
-  async verifyMany(envelopes: readonly unknown[]): Promise<VerificationReport[]> {
-    if (envelopes.length < INLINE_BELOW || this.pool.size === 0) return envelopes.map((raw) => verifySafely(this.protocol, raw));
+  async verifyMany(envelopes: readonly unknown[], received?: (index: number) => ReceivedEnvelope): Promise<VerificationReport[]> {
+    if (envelopes.length < INLINE_BELOW || this.pool.size === 0) return envelopes.map((raw, i) => verifySafely(this.protocol, raw, received?.(i)));
     const reports = new Array<VerificationReport>(envelopes.length);
     const chunk = Math.max(MIN_CHUNK, Math.ceil(envelopes.length / (this.pool.size * CHUNKS_PER_WORKER)));
     const jobs: Promise<void>[] = [];
@@ -77,7 +80,7 @@ export class WorkerBatchVerifier implements BatchVerifier {
       const indexes: number[] = [];
       const pending: PendingSignature[] = [];
       for (let i = start; i < Math.min(start + chunk, envelopes.length); i++) {
-        const prepared = prepareSafely(this.protocol, envelopes[i]);
+        const prepared = prepareSafely(this.protocol, envelopes[i], received?.(i));
         if (E.isLeft(prepared)) reports[i] = toReport(prepared);
         else {
           indexes.push(i);
@@ -91,7 +94,7 @@ export class WorkerBatchVerifier implements BatchVerifier {
             indexes.forEach((index, k) => (reports[index] = chunkReports[k]!));
             resolve();
           };
-          this.queue.push({ pending, envelopes: indexes.map((i) => envelopes[i]), done });
+          this.queue.push({ pending, envelopes: indexes.map((i) => envelopes[i]), received: indexes.map((i) => received?.(i)), done });
           this.pool.pump();
         }),
       );
@@ -121,7 +124,7 @@ export class WorkerBatchVerifier implements BatchVerifier {
         this.settle(job, answer.verdicts);
         return true;
       },
-      inline: () => job.done(job.envelopes.map((raw) => verifySafely(this.protocol, raw))),
+      inline: () => job.done(job.envelopes.map((raw, i) => verifySafely(this.protocol, raw, job.received[i]))),
     };
   }
 
@@ -134,7 +137,7 @@ export class WorkerBatchVerifier implements BatchVerifier {
   private settle(job: SignatureJob, verdicts: Uint8Array): void {
     job.done(
       job.pending.map((pending, i) =>
-        verdicts[i] === SIGNATURE.THREW ? verifySafely(this.protocol, job.envelopes[i]) : toReport(signatureVerdict(pending, verdicts[i] === SIGNATURE.VALID)),
+        verdicts[i] === SIGNATURE.THREW ? verifySafely(this.protocol, job.envelopes[i], job.received[i]) : toReport(signatureVerdict(pending, verdicts[i] === SIGNATURE.VALID)),
       ),
     );
   }

@@ -13,7 +13,12 @@ export interface VerifyWorkerConfig {
  * against 12 + 21 µs for the structured-clone serializer, and a request body is JSON anyway.
  */
 export type ChunkRequest =
-  | { readonly id: number; readonly json: string }
+  /**
+   * Submissions: a JSON array of envelopes. `asSent` lists the indexes whose text is the
+   * submitter's own (numbers as sent, so the ACTO form can be judged exactly); the others were
+   * written by JSON.stringify from a parsed value.
+   */
+  | { readonly id: number; readonly json: string; readonly asSent?: readonly number[] }
   /** Signatures alone (check 7 of a batch verify): `count` records of SIGNATURE_RECORD_BYTES, transferred. */
   | { readonly id: number; readonly signatures: ArrayBuffer; readonly count: number };
 

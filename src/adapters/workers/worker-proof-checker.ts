@@ -1,3 +1,5 @@
+import { receivedText } from '../../application/received-envelope.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ProofChecker } from '../../application/ports/proof-checker.js';
 import type { ProofProtocol } from '../../application/proof-protocol.js';
@@ -25,6 +27,8 @@ interface Waiting {
   readonly raw: unknown;
   /** A JSON text that parses to exactly `raw`: the caller's own, or JSON.stringify's. */
   readonly json: string;
+  /** Whether `json` is the submitter's own text (numbers as sent), not JSON.stringify's. */
+  readonly asSent: boolean;
   readonly resolve: (outcome: CheckOutcome, json: string | undefined) => void;
 }
 
@@ -73,11 +77,11 @@ export class WorkerProofChecker implements ProofChecker {
     const json = isPlainObject(raw) && this.pool.open ? (given ?? jsonForWorker(raw)) : null;
     const [outcome, envelopeJson] =
       json === null
-        ? [checkSafely(this.protocol, raw), undefined]
+        ? [checkSafely(this.protocol, raw, this.receivedIn(given)), undefined]
         : await new Promise<[CheckOutcome, string | undefined]>((resolve) => {
             // The rest of this turn's submissions join it before the first message goes.
             if (this.waiting.length === 0) setImmediate(() => this.pool.pump());
-            this.waiting.push({ raw, json, resolve: (o, text) => resolve([o, text]) });
+            this.waiting.push({ raw, json, asSent: given !== undefined, resolve: (o, text) => resolve([o, text]) });
           });
     if (!outcome.ok) return E.left(outcome.failure);
     // The text the worker checked parses to exactly `raw`: kept, it is what gets stored.
@@ -88,7 +92,7 @@ export class WorkerProofChecker implements ProofChecker {
   private job(chunk: readonly Waiting[]): PoolJob {
     return {
       // Each submission's text was made when it arrived (see `check`); joined into the array's.
-      message: () => ({ body: { json: `[${chunk.map((w) => w.json).join(',')}]` } }),
+      message: () => ({ body: { json: `[${chunk.map((w) => w.json).join(',')}]`, asSent: chunk.flatMap((w, i) => (w.asSent ? [i] : [])) } }),
       settle: (reply) => {
         const answer = reply as WorkerReply;
         if (answer.type !== 'done' || answer.results.length !== chunk.length) return false;
@@ -96,8 +100,13 @@ export class WorkerProofChecker implements ProofChecker {
         return true;
       },
       // Checked here instead, each keeps its text: it parses to exactly the value checked.
-      inline: () => chunk.forEach((w) => w.resolve(checkSafely(this.protocol, w.raw), w.json)),
+      inline: () => chunk.forEach((w) => w.resolve(checkSafely(this.protocol, w.raw, w.asSent ? this.receivedIn(w.json) : undefined), w.json)),
     };
+  }
+
+  /** The envelope as its text has it (numbers' text kept), read only if the ACTO form is needed. */
+  private receivedIn(json: string | undefined): ReceivedEnvelope | undefined {
+    return json === undefined ? undefined : receivedText(json, this.protocol.limits.maxDepth)();
   }
 }
 

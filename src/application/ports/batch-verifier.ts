@@ -1,3 +1,4 @@
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { VerificationReport } from '../verify-proof.js';
 
 /**
@@ -5,5 +6,10 @@ import type { VerificationReport } from '../verify-proof.js';
  * batch (it gets its own invalid report). Adapters may spread the work over worker threads.
  */
 export interface BatchVerifier {
-  verifyMany(envelopes: readonly unknown[]): Promise<VerificationReport[]>;
+  /**
+   * `received`, when given, gives each envelope as received (its numbers' text kept), so that
+   * one hashed in the ACTO form is judged exactly; it is read only for an envelope whose
+   * hashes do not match in the JCS form.
+   */
+  verifyMany(envelopes: readonly unknown[], received?: (index: number) => ReceivedEnvelope): Promise<VerificationReport[]>;
 }

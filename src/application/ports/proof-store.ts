@@ -73,7 +73,11 @@ export interface AddResult {
 export interface ProofStore {
   /** Atomic insert-or-ignore on (wallet, proofId): the first stored copy is never changed. */
   add(record: ProofRecord): Promise<AddResult>;
-  get(wallet: string, proofId: string): Promise<ProofRecord | null>;
+  /**
+   * `withText`: the record also holds the envelope's text as stored (`envelopeJson`), which is
+   * the text its submitter sent: numbers keep their spelling (`56.0`, `-0.0`), which the ACTO form hashes.
+   */
+  get(wallet: string, proofId: string, options?: { readonly withText?: boolean }): Promise<ProofRecord | null>;
   search(wallet: string, query: ProofQuery): Promise<ProofPage>;
   /** How many proofs match the query's filters (its order, position and page are ignored), counting no further than `upTo`. */
   count(wallet: string, query: ProofQuery, upTo: number): Promise<number>;

@@ -8,8 +8,9 @@ export type ProofNotFound = { readonly _tag: 'ProofNotFound'; readonly proofId: 
 export class GetProof {
   constructor(private readonly store: ProofStore) {}
 
-  async execute(input: { wallet: string; proofId: string }): Promise<E.Either<ProofNotFound, ProofRecord>> {
-    const found = /^[0-9a-f]{64}$/.test(input.proofId) ? await this.store.get(input.wallet, input.proofId) : null;
+  /** `withText`: with the envelope's text as stored (see ProofStore.get). */
+  async execute(input: { wallet: string; proofId: string; withText?: boolean }): Promise<E.Either<ProofNotFound, ProofRecord>> {
+    const found = /^[0-9a-f]{64}$/.test(input.proofId) ? await this.store.get(input.wallet, input.proofId, { withText: input.withText ?? false }) : null;
     return found ? E.right(found) : E.left({ _tag: 'ProofNotFound', proofId: input.proofId });
   }
 }

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { ProofScore } from '../../domain/scoring/proof-score.js';
@@ -10,7 +11,12 @@ import type { ProofNotFound } from './get-proof.js';
 
 export type ScoreInput =
   | { readonly wallet: string; readonly proofId: string }
-  | { readonly wallet: string; readonly envelope: unknown };
+  | {
+      readonly wallet: string;
+      readonly envelope: unknown;
+      /** The same envelope as received, numbers' text kept: an envelope hashed in the ACTO form is judged exactly. */
+      readonly received?: ReceivedEnvelope;
+    };
 
 export type ScoreResult = ProofScore & { readonly proof_id: string };
 
@@ -34,7 +40,7 @@ export class ScoreProof {
       envelope = found.envelope;
       proofId = found.proofId;
     } else {
-      const verified = this.protocol.check(input.envelope);
+      const verified = this.protocol.check(input.envelope, input.received);
       if (E.isLeft(verified)) return verified;
       envelope = verified.right.envelope;
       proofId = verified.right.proofId;

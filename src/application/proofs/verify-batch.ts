@@ -1,3 +1,4 @@
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { BatchVerifier } from '../ports/batch-verifier.js';
 import type { VerificationReport } from '../verify-proof.js';
 
@@ -12,8 +13,9 @@ export interface BatchResult {
 export class VerifyBatch {
   constructor(private readonly verifier: BatchVerifier) {}
 
-  async execute(envelopes: readonly unknown[]): Promise<BatchResult> {
-    const reports = await this.verifier.verifyMany(envelopes);
+  /** `received`: each envelope as received, numbers' text kept (see BatchVerifier). */
+  async execute(envelopes: readonly unknown[], received?: (index: number) => ReceivedEnvelope): Promise<BatchResult> {
+    const reports = await this.verifier.verifyMany(envelopes, received);
     const results = reports.map((r, index) => ({ index, ...r }));
     const valid = results.filter((r) => r.valid).length;
     return { results, total: results.length, valid_count: valid, invalid_count: results.length - valid };

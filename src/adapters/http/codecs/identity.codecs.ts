@@ -21,7 +21,7 @@ export const SolanaAddress = documented(
   { type: 'string', pattern: BASE58_32, description: 'Base58 Solana address (32-byte public key).' },
 );
 
-const NonNegativeNumber = documented(
+export const NonNegativeNumber = documented(
   new t.Type<number, number, unknown>(
     'minimum',
     (u): u is number => typeof u === 'number',

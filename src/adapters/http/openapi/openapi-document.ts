@@ -12,7 +12,7 @@ const WALLET_HEADER = {
 };
 
 /** The OpenAPI 3.1 document, generated from the same route specs and codecs that serve requests. */
-export function openApiDocument(routes: readonly AnyRoute[], info: { version: string; serverUrl?: string }): Record<string, unknown> {
+export function openApiDocument(routes: readonly AnyRoute[], info: { version: string; serverUrl?: string; title?: string; description?: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     paths[r.path] ??= {};
@@ -21,9 +21,10 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { version: st
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Proof Registry',
+      title: info.title ?? 'Proof Registry',
       version: info.version,
       description:
+        info.description ??
         'Registry of signed execution proofs from robots and other devices: submit, verify, search and score proofs, and manage fleets. Every authenticated request carries X-Wallet-Address; data is scoped to that wallet.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },

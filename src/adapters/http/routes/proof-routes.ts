@@ -13,8 +13,8 @@ import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-reco
 import * as c from '../codecs/proof.codecs.js';
 import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
-import { memberTextReader } from '../member-text.js';
-import { route, type AnyRoute } from '../route.js';
+import { receivedBody, submittedEnvelopeText } from '../received-body.js';
+import { route, type AnyRoute, type Reply } from '../route.js';
 import { AUTHED, errorResponses } from './error-responses.js';
 import { proofProblem } from './proof-problems.js';
 
@@ -34,9 +34,9 @@ const errors = errorResponses({
   404: 'No such proof for this wallet.',
   422: 'Validation or verification failed, or a search body member that is not a filter; detail names the member.',
 });
-const envelopeText = memberTextReader('envelope');
 
 export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
+  const maxDepth = d.protocol.limits.maxDepth;
   return [
     route({
       method: 'post',
@@ -44,15 +44,15 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       operationId: 'submitProof',
       tag: 'proofs',
       summary: 'Submit a proof',
-      description: 'Verifies the envelope (in the verification order of docs/protocol.md) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched. When the body is just {"envelope": …} (no other member, no \\u escape), the envelope is stored as the exact text sent; otherwise as the parsed value, serialized.',
+      description: 'Verifies the envelope (in the verification order of docs/protocol.md) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched. The envelope is checked and stored as the exact text sent (the spelling of its numbers, its escapes), so an envelope hashed in the ACTO form verifies as sent.',
       auth: 'api_key',
       body: c.SubmitBody,
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        // The envelope's own text, when the body is just `{"envelope": …}`: the event loop need
-        // not serialize it again for the verify worker, and it is stored as it was sent.
-        const envelopeJson = envelopeText(rawBody, ctx.request.body);
+        // The envelope's own text: the event loop need not serialize it again for the verify
+        // worker, the ACTO form is judged on the numbers as sent, and it is stored as it was sent.
+        const envelopeJson = submittedEnvelopeText(rawBody, ctx.request.body, maxDepth);
         const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
         if (E.isLeft(result)) {
           d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
@@ -85,8 +85,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       params: c.ProofIdParams,
       responses: { 200: { description: 'The stored proof.', body: c.ProofRecordResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = orProblem(await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id }), proofProblem);
-        return { status: 200, body: recordBody(found) };
+        const found = orProblem(await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id, withText: true }), proofProblem);
+        return recordReply(summaryBody(found), found);
       },
     }),
     route({
@@ -109,9 +109,10 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       summary: 'Verify an envelope without storing it',
       auth: 'api_key',
       body: c.VerifyBody,
+      rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => {
-        const report = toReport(d.protocol.check(body.envelope));
+      handle: async ({ body, rawBody }) => {
+        const report = toReport(d.protocol.check(body.envelope, receivedBody(rawBody, maxDepth).envelope()));
         d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
         return { status: 200, body: report };
       },
@@ -126,9 +127,10 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       auth: 'api_key',
       body: c.batchBody(d.maxBatch),
       bodyLimitBytes: d.batchBodyLimitBytes,
+      rawBody: true,
       responses: { 200: { description: 'One result per envelope.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => {
-        const result = await d.verifyBatch.execute(body.envelopes);
+      handle: async ({ body, rawBody }) => {
+        const result = await d.verifyBatch.execute(body.envelopes, receivedBody(rawBody, maxDepth).envelopes());
         d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
         d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
         return { status: 200, body: result };
@@ -143,10 +145,13 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       description: 'Deterministic for the same proof and clock. The policy is described in docs/fleet-and-scoring.md.',
       auth: 'api_key',
       body: c.ScoreBody,
+      rawBody: true,
       responses: { 200: { description: 'The score with its components and reasons.', body: c.ScoreResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => {
+      handle: async ({ body, principal, rawBody }) => {
         const wallet = principal!.wallet;
-        const score = orProblem(await d.score.execute('proof_id' in body ? { wallet, proofId: body.proof_id } : { wallet, envelope: body.envelope }), proofProblem);
+        const received = receivedBody(rawBody, maxDepth).envelope();
+        const input = 'proof_id' in body ? { wallet, proofId: body.proof_id } : { wallet, envelope: body.envelope, ...(received ? { received } : {}) };
+        const score = orProblem(await d.score.execute(input), proofProblem);
         return { status: 200, body: score };
       },
     }),
@@ -204,7 +209,16 @@ export function summaryBody(s: ProofSummary) {
   };
 }
 
-const recordBody = (r: ProofRecord) => ({ ...summaryBody(r), envelope: r.envelope });
+/**
+ * A stored proof with its envelope as the very text stored, which is the text the submitter
+ * sent: re-serialised, `56.0` would come back as `56` and `-0.0` as `0`, and an envelope hashed
+ * in the ACTO form would no longer verify from what it answers.
+ */
+export function recordReply(summary: object, r: Pick<ProofRecord, 'envelope' | 'envelopeJson'>): Reply {
+  if (r.envelopeJson === undefined) return { status: 200, body: { ...summary, envelope: r.envelope } };
+  const head = JSON.stringify(summary);
+  return { status: 200, body: `${head.slice(0, -1)}${head === '{}' ? '' : ','}"envelope":${r.envelopeJson}}`, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+}
 
 type SearchPage = SearchResult & { readonly limit: number; readonly offset?: number };
 
