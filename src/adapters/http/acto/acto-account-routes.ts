@@ -66,7 +66,7 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       auth: 'api_key',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => ({ status: 200, body: orProblem(await d.checkAccess.execute({ owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) }),
+      handle: async ({ body, principal }) => ({ status: 200, body: orProblem(await d.checkAccess.execute({ wallet: principal!.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) }),
     }),
   ];
 }
