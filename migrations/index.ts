@@ -5,6 +5,7 @@ import * as fleet003 from './003_fleet.js';
 import * as walletKeys004 from './004_wallet_keys.js';
 import * as earlyYears005 from './005_early_years.js';
 import * as usageSeries006 from './006_usage_series.js';
+import * as transparencyLog008 from './008_transparency_log.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -19,4 +20,5 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '004_wallet_keys', migration: walletKeys004 },
   { name: '005_early_years', migration: earlyYears005 },
   { name: '006_usage_series', migration: usageSeries006 },
+  { name: '008_transparency_log', migration: transparencyLog008 },
 ];

@@ -4,7 +4,7 @@ import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { PostgresProofWriter } from './postgres-proof-writer.js';
-import type { ProofWriter } from './proof-writer.js';
+import { leafIndexOf, type ProofWriter, type WriterOptions } from './proof-writer.js';
 import { SqliteProofWriter } from './sqlite-proof-writer.js';
 import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
 import { walletKeyOf } from './wallet-keys.js';
@@ -31,7 +31,7 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter } = {},
+    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter } = {},
   ) {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
@@ -40,7 +40,8 @@ export class KnexProofStore implements ProofStore {
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
     // managed 282 submissions/s and 1 writer 624/s, its larger batches sharing one commit.
-    const writer = options.writer ?? (db.dialect === 'postgres' ? new PostgresProofWriter(db.knex) : SqliteProofWriter.onKnex(db.knex));
+    const sequence = { sequence: options.sequence ?? true };
+    const writer = options.writer ?? (db.dialect === 'postgres' ? new PostgresProofWriter(db.knex, sequence) : SqliteProofWriter.onKnex(db.knex, sequence));
     this.commits = new GroupCommit(writer, {
       maxBatch: options.maxBatch ?? 200,
       writers: options.writers ?? 1,
@@ -54,8 +55,15 @@ export class KnexProofStore implements ProofStore {
   }
 
   async get(wallet: string, proofId: string): Promise<ProofRecord | null> {
-    const row = await this.knex<ProofRow>('proofs').where('wallet_id', walletKeyOf(this.knex, wallet)).where('proof_id', proofId).first();
-    return row ? toRecord(row) : null;
+    const row = await this.knex<ProofRow & { leaf_index: number | string | null }>('proofs')
+      .select('proofs.*', 'log_leaves.leaf_index')
+      .leftJoin('log_leaves', 'log_leaves.proof_id', 'proofs.proof_id')
+      .where('proofs.wallet_id', walletKeyOf(this.knex, wallet))
+      .where('proofs.proof_id', proofId)
+      .first();
+    if (!row) return null;
+    const record = toRecord(row);
+    return row.leaf_index === null ? record : { ...record, logIndex: leafIndexOf(row.leaf_index) };
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {

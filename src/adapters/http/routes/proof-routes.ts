@@ -60,7 +60,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
         }
         const { record, stored } = result.right;
         d.metrics.proofsSubmitted.inc({ outcome: stored ? 'stored' : 'duplicate', reason: '' });
-        return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs) } };
+        return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs), ...logIndexOf(record) } };
       },
     }),
     route({
@@ -190,7 +190,10 @@ export function summaryBody(s: ProofSummary) {
   };
 }
 
-const recordBody = (r: ProofRecord) => ({ ...summaryBody(r), envelope: r.envelope });
+const recordBody = (r: ProofRecord) => ({ ...summaryBody(r), envelope: r.envelope, ...logIndexOf(r) });
+
+/** `log_index`, the same for every copy of a proof, where the store keeps the log. */
+const logIndexOf = (r: ProofRecord) => (r.logIndex === undefined ? {} : { log_index: r.logIndex });
 
 function page(result: E.Either<SearchFailure, { items: readonly ProofSummary[]; nextCursor: string | null }>) {
   const { items, nextCursor } = orProblem(result, proofProblem);
