@@ -44,6 +44,14 @@ export interface Config {
   readonly deviceOfflineAfterS: number;
   readonly healthHistoryLimit: number;
   readonly shutdownGraceMs: number;
+  /** The transparency log's origin line and key name (CONTRACT.md); default `<host of PUBLIC_ORIGIN>/proof-registry`. */
+  readonly logOrigin: string;
+  /** The log's Ed25519 key file (the CLI's key file format); null: generated once in the data directory. */
+  readonly logSigningKeyFile: string | null;
+  /** Longest time from a proof's acknowledgement to a signed checkpoint that covers it. */
+  readonly logCheckpointIntervalMs: number;
+  /** Proofs get leaves as they are stored. Off only to measure what the log costs: proofs stored then never enter the log. */
+  readonly logEnabled: boolean;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -149,8 +157,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     deviceOfflineAfterS: int('DEVICE_OFFLINE_AFTER_S', 3600, 1, 365 * 86_400),
     healthHistoryLimit: int('HEALTH_HISTORY_LIMIT', 1000, 1, 1_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    logOrigin: str('LOG_ORIGIN', `${hostOf(publicOrigin)}/proof-registry`),
+    logSigningKeyFile: opt('LOG_SIGNING_KEY_FILE'),
+    logCheckpointIntervalMs: int('LOG_CHECKPOINT_INTERVAL_MS', 1000, 50, 3_600_000),
+    logEnabled: bool('LOG_ENABLED', true),
   };
+  // The origin names the note key too: a space or a plus sign would make notes nobody can read.
+  if (!/^[^\s+]+$/u.test(config.logOrigin) || [...config.logOrigin].some((c) => c.charCodeAt(0) < 0x20)) problems.push(`LOG_ORIGIN must be one word with no spaces, plus signs or control characters (got "${config.logOrigin}")`);
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The host (and port) of a URL, or `localhost` when it is not one (already reported). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'localhost';
+  }
 }
