@@ -6,6 +6,7 @@ import * as walletKeys004 from './004_wallet_keys.js';
 import * as earlyYears005 from './005_early_years.js';
 import * as usageSeries006 from './006_usage_series.js';
 import * as fleetDetails007 from './007_fleet_details_and_wallet_stats.js';
+import * as transparencyLog008 from './008_transparency_log.js';
 import * as revokedTokens009 from './009_revoked_tokens.js';
 import * as search010 from './010_search.js';
 
@@ -23,6 +24,7 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '005_early_years', migration: earlyYears005 },
   { name: '006_usage_series', migration: usageSeries006 },
   { name: '007_fleet_details_and_wallet_stats', migration: fleetDetails007 },
+  { name: '008_transparency_log', migration: transparencyLog008 },
   { name: '009_revoked_tokens', migration: revokedTokens009 },
   { name: '010_search', migration: search010 },
 ];

@@ -65,6 +65,14 @@ export interface Config {
   readonly maxJsonValues: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
   readonly metricsToken: string | null;
+  /** The transparency log's origin line and key name (CONTRACT.md); default `<host of PUBLIC_ORIGIN>/proof-registry`. */
+  readonly logOrigin: string;
+  /** The log's Ed25519 key file (the CLI's key file format); null: generated once in the data directory. */
+  readonly logSigningKeyFile: string | null;
+  /** Longest time from a proof's acknowledgement to a signed checkpoint that covers it. */
+  readonly logCheckpointIntervalMs: number;
+  /** Proofs get leaves as they are stored. Off only to measure what the log costs: proofs stored then never enter the log. */
+  readonly logEnabled: boolean;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -184,10 +192,25 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
     metricsToken: opt('METRICS_TOKEN'),
     maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),
+    logOrigin: str('LOG_ORIGIN', `${hostOf(publicOrigin)}/proof-registry`),
+    logSigningKeyFile: opt('LOG_SIGNING_KEY_FILE'),
+    logCheckpointIntervalMs: int('LOG_CHECKPOINT_INTERVAL_MS', 1000, 50, 3_600_000),
+    logEnabled: bool('LOG_ENABLED', true),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');
+  // The origin names the note key too: a space or a plus sign would make notes nobody can read.
+  if (!/^[^\s+]+$/u.test(config.logOrigin) || [...config.logOrigin].some((c) => c.charCodeAt(0) < 0x20)) problems.push(`LOG_ORIGIN must be one word with no spaces, plus signs or control characters (got "${config.logOrigin}")`);
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The host (and port) of a URL, or `localhost` when it is not one (already reported). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'localhost';
+  }
 }

@@ -9,13 +9,14 @@ import { CORE } from './core.tokens.js';
 import { dashboardSlice } from './dashboard.module.js';
 import { fleetSlice } from './fleet.module.js';
 import { identitySlice } from './identity.module.js';
+import { logSlice } from './log.module.js';
 import type { Lifecycle } from './lifecycle.js';
 import { operationsSlice } from './operations.module.js';
 import { proofsSlice } from './proofs.module.js';
 import type { Slice } from './slice.js';
 
 /** The registry's features, in the order their routes are served and documented. */
-export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, dashboardSlice, actoSlice];
+export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, logSlice, dashboardSlice, actoSlice];
 
 /** What exists before the container: the root makes these (or a test does). */
 export interface Resources {

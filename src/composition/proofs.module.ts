@@ -48,12 +48,13 @@ const module = new ContainerModule(({ bind }) => {
     const writer = await ThreadedProofWriter.forDatabase(database, {
       onDriverWarning: (detail) => logger.warn({ detail, thread: 'writer' }, 'database driver'),
       niceIncrement: helperNice(config),
+      sequence: config.logEnabled,
     });
     if (writer) lifecycle.onStop(() => writer.close());
     return writer;
   });
-  provide(bind, PROOFS.Store, [CORE.Database, PROOFS.WriterThread, CORE.Metrics], (database, writer, metrics) =>
-    new KnexProofStore(database, { ...(writer ? { writer } : {}), onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) }),
+  provide(bind, PROOFS.Store, [CORE.Database, PROOFS.WriterThread, CORE.Metrics, CORE.Config], (database, writer, metrics, config) =>
+    new KnexProofStore(database, { ...(writer ? { writer } : {}), sequence: config.logEnabled, onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) }),
   );
 
   // Refused submissions are counted per wallet and hour for the "invalid submissions" series,

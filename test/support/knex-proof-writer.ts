@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { deviceCounts, deviceUpsertSql, deviceUpsertValues, type InsertedProof } from '../../src/adapters/sql/device-proof-counts.js';
 import type { NewProofRow, ProofRow } from '../../src/adapters/sql/proof-rows.js';
-import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from '../../src/adapters/sql/proof-writer.js';
+import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from '../../src/adapters/sql/proof-writer.js';
 import { knexWalletLookup, WalletKeys } from '../../src/adapters/sql/wallet-keys.js';
 
 /**
@@ -49,7 +49,22 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], 
   // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
   const newKeys = new Set(newIds.keys());
-  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys));
+  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys), await sequence(trx, unique, newKeys));
+}
+
+/**
+ * The transparency log's sequencing, one leaf at a time: each proof_id stored here that has
+ * no leaf gets max + 1, in the order the proofs were inserted; then every proof_id's index.
+ */
+async function sequence(trx: Knex.Transaction, unique: readonly PendingRow[], inserted: ReadonlySet<string>): Promise<Map<string, number>> {
+  for (const p of unique) {
+    if (!inserted.has(proofKey(p.row))) continue;
+    if (await trx('log_leaves').where('proof_id', p.row.proof_id).first()) continue;
+    const [{ next }] = (await trx('log_leaves').select(trx.raw('coalesce(max(leaf_index) + 1, 0) as next'))) as [{ next: number | string }];
+    await trx('log_leaves').insert({ leaf_index: leafIndexOf(next), proof_id: p.row.proof_id });
+  }
+  const rows: Array<{ proof_id: string; leaf_index: number | string }> = await trx('log_leaves').whereIn('proof_id', [...new Set(unique.map((p) => p.row.proof_id))]);
+  return new Map(rows.map((r) => [r.proof_id, leafIndexOf(r.leaf_index)]));
 }
 
 /** The stored rows of the proofs in `unique` that were not inserted (`inserted` holds proofKeys). */

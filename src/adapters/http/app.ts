@@ -46,7 +46,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   }
 
   for (const spec of options.routes) {
-    const koaPath = spec.path.replace(/\{([^}]+)\}/g, ':$1');
+    // `{name*}` takes the rest of the path, slashes included (the log's tile paths).
+    const koaPath = spec.path.replace(/\{([^}]+)\*\}/g, '*$1').replace(/\{([^}]+)\}/g, ':$1');
     const parameterized = spec.path.includes('{');
     const stack: Koa.Middleware[] = [
       (ctx, next) => {
@@ -65,6 +66,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     ];
     const bucket = spec.ipRateLimit;
     if (bucket) {
+      // Limited per IP in the API's bucket (public reads) or the sign-in bucket.
       stack.push(async (ctx, next) => {
         await limit(ctx, options.access, `ip:${ctx.ip}`, bucket);
         await next();

@@ -36,7 +36,7 @@ export interface ResponseSpec {
  */
 export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly method: Method;
-  /** OpenAPI-style path, e.g. `/v1/proofs/{proof_id}`. */
+  /** OpenAPI-style path, e.g. `/v1/proofs/{proof_id}`; a last `{name*}` takes the rest of the path, slashes included. */
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
@@ -50,7 +50,7 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * Rate limited per client IP in this bucket before anything else, body parsing included,
    * so malformed requests count too (sign-in). Authenticated routes are limited per credential.
    */
-  readonly ipRateLimit?: 'sign_in';
+  readonly ipRateLimit?: 'sign_in' | 'api';
   /** The handler also gets the body's text (`RouteRequest.rawBody`), besides the parsed body. */
   readonly rawBody?: boolean;
   /** Largest accepted body; defaults to the app's single-request limit. */

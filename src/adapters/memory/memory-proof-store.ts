@@ -1,6 +1,8 @@
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import { toSummary } from '../../domain/proof/proof-record.js';
 import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofSortField, ProofStore } from '../../application/ports/proof-store.js';
+import { hexToBytes } from '../../domain/protocol/encoding.js';
+import { MemorySequencedLeaves } from './memory-sequenced-leaves.js';
 
 /** Told of each proof as it is stored, in the same synchronous step (the memory "transaction"). */
 export interface StoredProofListener {
@@ -11,11 +13,17 @@ export interface StoredProofListener {
 export class MemoryProofStore implements ProofStore {
   private readonly byWallet = new Map<string, Map<string, ProofRecord>>();
 
-  /** `listener`: e.g. a MemoryFleet, which counts devices' proofs as the SQL proof writers do. */
   /** Each proof's envelope text as submitted, when it was given, by wallet and proof id. */
   private readonly texts = new Map<string, string>();
 
-  constructor(private readonly listener?: StoredProofListener) {}
+  /**
+   * `listener`: e.g. a MemoryFleet, which counts devices' proofs as the SQL proof writers do.
+   * `leaves`: the transparency log's sequence, which each new proof_id joins as it is stored.
+   */
+  constructor(
+    private readonly listener?: StoredProofListener,
+    readonly leaves: MemorySequencedLeaves = new MemorySequencedLeaves(),
+  ) {}
 
   async add(record: ProofRecord): Promise<AddResult> {
     let proofs = this.byWallet.get(record.wallet);
@@ -23,7 +31,10 @@ export class MemoryProofStore implements ProofStore {
     const existing = proofs.get(record.proofId);
     if (existing) return { stored: false, record: existing };
     const { envelopeJson, ...kept } = record;
-    const copy = structuredClone(kept);
+    const leaf = hexToBytes(record.proofId);
+    if (leaf === null) throw new Error(`proof id ${record.proofId} is not hex: it cannot be a leaf of the log`);
+    // In the same synchronous step as the store: no await between them, as in one transaction.
+    const copy = structuredClone({ ...kept, logIndex: this.leaves.append(leaf) });
     proofs.set(record.proofId, copy);
     if (envelopeJson !== undefined) this.texts.set(`${record.wallet}\u0000${record.proofId}`, envelopeJson);
     this.listener?.proofStored(copy);

@@ -5,7 +5,7 @@ import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { PostgresProofWriter } from './postgres-proof-writer.js';
-import type { ProofWriter } from './proof-writer.js';
+import { leafIndexOf, type ProofWriter, type WriterOptions } from './proof-writer.js';
 import { SqliteProofWriter } from './sqlite-proof-writer.js';
 import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
 import { walletKeyOf } from './wallet-keys.js';
@@ -35,7 +35,7 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & { readonly writer?: ProofWriter; readonly textProbe?: number } = {},
+    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter; readonly textProbe?: number } = {},
   ) {
     this.textProbe = options.textProbe ?? TEXT_PROBE;
     // Reads use the read connections so they never queue behind a batch of writes.
@@ -46,7 +46,8 @@ export class KnexProofStore implements ProofStore {
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
     // managed 282 submissions/s and 1 writer 624/s, its larger batches sharing one commit.
-    const writer = options.writer ?? (db.dialect === 'postgres' ? new PostgresProofWriter(db.knex) : SqliteProofWriter.onKnex(db.knex));
+    const sequence = { sequence: options.sequence ?? true };
+    const writer = options.writer ?? (db.dialect === 'postgres' ? new PostgresProofWriter(db.knex, sequence) : SqliteProofWriter.onKnex(db.knex, sequence));
     this.commits = new GroupCommit(writer, {
       maxBatch: options.maxBatch ?? 200,
       writers: options.writers ?? 1,
@@ -60,9 +61,15 @@ export class KnexProofStore implements ProofStore {
   }
 
   async get(wallet: string, proofId: string, options?: { readonly withText?: boolean }): Promise<ProofRecord | null> {
-    const row = await this.knex<ProofRow>('proofs').where('wallet_id', walletKeyOf(this.knex, wallet)).where('proof_id', proofId).first();
+    const row = await this.knex<ProofRow & { leaf_index: number | string | null }>('proofs')
+      .select('proofs.*', 'log_leaves.leaf_index')
+      .leftJoin('log_leaves', 'log_leaves.proof_id', 'proofs.proof_id')
+      .where('proofs.wallet_id', walletKeyOf(this.knex, wallet))
+      .where('proofs.proof_id', proofId)
+      .first();
     if (!row) return null;
-    return options?.withText ? { ...toRecord(row), envelopeJson: row.envelope } : toRecord(row);
+    const record = row.leaf_index === null ? toRecord(row) : { ...toRecord(row), logIndex: leafIndexOf(row.leaf_index) };
+    return options?.withText ? { ...record, envelopeJson: row.envelope } : record;
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
-import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from './proof-writer.js';
+import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow, type ProofRow } from './proof-rows.js';
 import { knexWalletLookup, WalletKeys } from './wallet-keys.js';
 
@@ -37,7 +37,7 @@ const topicArrays = [3, 4, 5].map((k) => `$${NEW_ROW_COLUMNS.length + k}::text[]
  * Devices are upserted in (wallet, device_id) byte order (`collate "C"`), the order every
  * other writer locks them in, so concurrent statements cannot deadlock on them.
  */
-export const INSERT_BATCH_SQL = `with input as (
+const BATCH_CTES = `with input as (
   select * from unnest(${rowArrays}, ${walletIdArray}, ${deviceArray}) with ordinality as u(${columns}, wallet_id, device_id, position)
 ), inserted as (
   insert into proofs (${columns}, wallet_id)
@@ -57,15 +57,53 @@ export const INSERT_BATCH_SQL = `with input as (
   group by input.wallet, input.device_id
   order by input.wallet collate "C", input.device_id collate "C"
   ${deviceUpsertConflict('least', 'greatest')}
-)
+)`;
+
+export const INSERT_BATCH_SQL = `${BATCH_CTES}
 select wallet, proof_id from inserted`;
+
+/**
+ * INSERT_BATCH_SQL with the transparency log's sequencing: each proof_id the batch stored
+ * that the log has not seen gets the next leaf index, in batch order, from max + 1 (the
+ * primary key's last entry). It runs in a transaction that first takes the log's advisory
+ * lock (SEQUENCE_LOCK_SQL), so its snapshot, taken after the lock, sees every leaf committed
+ * before: several instances on one database then sequence into one log with no gap and no
+ * leaf twice. Its rows: each proof inserted (wallet set), and the leaf index of every
+ * proof_id of the batch (wallet null).
+ */
+export const INSERT_SEQUENCED_BATCH_SQL = `${BATCH_CTES}, new_leaves as (
+  select input.proof_id, min(input.position) as first
+  from input
+  where input.proof_id in (select proof_id from inserted)
+    and not exists (select 1 from log_leaves l where l.proof_id = input.proof_id)
+  group by input.proof_id
+), numbered as (
+  select proof_id, (select coalesce(max(leaf_index) + 1, 0) from log_leaves) + row_number() over (order by first) - 1 as leaf_index
+  from new_leaves
+), sequenced as (
+  insert into log_leaves (leaf_index, proof_id) select leaf_index, proof_id from numbered order by leaf_index
+)
+select wallet, proof_id, null::bigint as leaf_index from inserted
+union all select null, proof_id, leaf_index from numbered
+union all select null, proof_id, leaf_index from log_leaves where proof_id in (select proof_id from input)`;
+
+/** Opens the write transaction and takes the log's lock (one per schema); held until COMMIT. */
+export const SEQUENCE_LOCK_SQL = `begin; select pg_advisory_xact_lock(hashtext('proof-registry:log_leaves:' || current_schema()))`;
 
 /** The statement's name on each connection: pg prepares a named statement once per connection. */
 const STATEMENT_NAME = 'proof_registry_insert_batch_v2';
+const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v1';
+
+interface BatchRow {
+  readonly wallet: string | null;
+  readonly proof_id: string;
+  readonly leaf_index?: string | number | null;
+}
 
 /** The driver connection, as far as this writer uses it. */
 interface PgClient {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Array<{ wallet: string; proof_id: string }> }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: BatchRow[] }>;
+  query(text: string): Promise<unknown>;
 }
 interface PoolClient {
   acquireConnection(): Promise<PgClient>;
@@ -93,7 +131,13 @@ export class PostgresProofWriter implements ProofWriter {
   private readonly client: PoolClient;
   private readonly walletKeys: WalletKeys;
 
-  constructor(private readonly knex: Knex) {
+  private readonly sequence: boolean;
+
+  constructor(
+    private readonly knex: Knex,
+    options: WriterOptions = {},
+  ) {
+    this.sequence = options.sequence ?? true;
     if (knex.client.dialect !== 'postgresql') throw new Error('PostgresProofWriter needs a PostgreSQL Knex');
     this.client = knex.client as PoolClient;
     this.walletKeys = new WalletKeys(knexWalletLookup(knex));
@@ -103,15 +147,31 @@ export class PostgresProofWriter implements ProofWriter {
     if (batch.length === 0) return [];
     const unique = firstOfEachProof(batch);
     const walletKeys = await this.walletKeys.of(unique.map((p) => p.row.wallet));
+    const values = insertBatchValues(unique, walletKeys);
     const connection = await this.client.acquireConnection();
-    let inserted: Array<{ wallet: string; proof_id: string }>;
+    let rows: BatchRow[];
     try {
-      inserted = (await connection.query({ name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values: insertBatchValues(unique, walletKeys) })).rows;
+      rows = this.sequence ? await sequenced(connection, values) : (await connection.query({ name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values })).rows;
     } finally {
       await this.client.releaseConnection(connection);
     }
+    const inserted = rows.filter((r): r is BatchRow & { wallet: string } => r.wallet !== null);
     const newKeys = new Set(inserted.map(proofKey));
-    return outcomesInOrder(batch, newKeys, await storedCopies(this.knex, unique, newKeys, walletKeys));
+    const leaves = this.sequence ? new Map(rows.filter((r) => r.wallet === null).map((r) => [r.proof_id, leafIndexOf(r.leaf_index!)])) : null;
+    return outcomesInOrder(batch, newKeys, await storedCopies(this.knex, unique, newKeys, walletKeys), leaves);
+  }
+}
+
+/** The sequenced write: lock, insert and sequence, commit; rolled back on any error. */
+async function sequenced(connection: PgClient, values: unknown[]): Promise<BatchRow[]> {
+  try {
+    await connection.query(SEQUENCE_LOCK_SQL);
+    const { rows } = await connection.query({ name: SEQUENCED_STATEMENT_NAME, text: INSERT_SEQUENCED_BATCH_SQL, values });
+    await connection.query('commit');
+    return rows;
+  } catch (err) {
+    await connection.query('rollback').catch(() => undefined);
+    throw err;
   }
 }
 

@@ -7,6 +7,8 @@ export interface ProofWriterThreadConfig {
   readonly schema?: string;
   /** Connections: 1 for SQLite; for PostgreSQL, as many as transactions in flight. */
   readonly connections: number;
+  /** Sequence proofs into the transparency log (see WriterOptions); default true. */
+  readonly sequence?: boolean;
 }
 
 export interface WriteRequest {

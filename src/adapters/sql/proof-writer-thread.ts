@@ -21,7 +21,7 @@ const send = (reply: ProofWriterReply) => port.postMessage(reply);
 async function open(): Promise<{ rows: ProofWriter; close: () => Promise<void> }> {
   const target = parseDatabaseUrl(config.databaseUrl);
   if (target.dialect === 'sqlite') {
-    const rows = await SqliteProofWriter.open(target.filename);
+    const rows = await SqliteProofWriter.open(target.filename, { sequence: config.sequence ?? true });
     return { rows, close: () => rows.close() };
   }
   const database = await openDatabase(config.databaseUrl, {
@@ -29,7 +29,7 @@ async function open(): Promise<{ rows: ProofWriter; close: () => Promise<void> }
     poolSize: config.connections,
     ...(config.schema !== undefined ? { schema: config.schema } : {}),
   });
-  return { rows: new PostgresProofWriter(database.knex), close: () => database.close() };
+  return { rows: new PostgresProofWriter(database.knex, { sequence: config.sequence ?? true }), close: () => database.close() };
 }
 
 try {

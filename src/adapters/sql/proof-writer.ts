@@ -6,8 +6,22 @@ export interface PendingRow {
   readonly topics: readonly string[];
 }
 
-/** What became of one pending row: inserted, or a copy was already stored (and here it is). */
-export type RowOutcome = { readonly stored: true } | { readonly stored: false; readonly existing: NewProofRow };
+/**
+ * What became of one pending row: inserted, or a copy was already stored (and here it is);
+ * either way the proof's leaf index in the transparency log (null when the writer does not
+ * sequence, see `WriterOptions.sequence`).
+ */
+export type RowOutcome =
+  | { readonly stored: true; readonly logIndex: number | null }
+  | { readonly stored: false; readonly existing: NewProofRow; readonly logIndex: number | null };
+
+export interface WriterOptions {
+  /**
+   * Give each new proof_id its leaf in the transparency log, in the transaction that stores it
+   * (default true). Off only to measure what sequencing costs: proofs stored so never enter the log.
+   */
+  readonly sequence?: boolean;
+}
 
 /**
  * The one way proofs are written: a batch of rows, each an atomic insert-or-ignore with its
@@ -41,18 +55,37 @@ export function firstOfEachProof(batch: readonly PendingRow[]): PendingRow[] {
  * stored; every other copy is a duplicate and gets the stored row (the earlier copy in this
  * batch, or `existing`, read from the database).
  */
-export function outcomesInOrder(batch: readonly PendingRow[], inserted: ReadonlySet<string>, existing: readonly NewProofRow[]): RowOutcome[] {
+export function outcomesInOrder(
+  batch: readonly PendingRow[],
+  inserted: ReadonlySet<string>,
+  existing: readonly NewProofRow[],
+  /** Leaf index by proof_id, when the writer sequences. */
+  logIndexes: ReadonlyMap<string, number> | null = null,
+): RowOutcome[] {
   const stored = new Map<string, NewProofRow>(existing.map((row) => [proofKey(row), row]));
   const claimed = new Set<string>();
   return batch.map((p): RowOutcome => {
     const k = proofKey(p.row);
+    const logIndex = logIndexes === null ? null : (logIndexes.get(p.row.proof_id) ?? missingLeaf(p.row.proof_id));
     if (inserted.has(k) && !claimed.has(k)) {
       claimed.add(k);
       stored.set(k, p.row);
-      return { stored: true };
+      return { stored: true, logIndex };
     }
     const row = stored.get(k);
     if (!row) throw new Error('proof insert was ignored but no stored copy was found');
-    return { stored: false, existing: row };
+    return { stored: false, existing: row, logIndex };
   });
+}
+
+/** A stored proof without a leaf: the log would miss an acknowledged proof, so the write fails loudly. */
+function missingLeaf(proofId: string): never {
+  throw new Error(`proof ${proofId} is stored but has no leaf in the transparency log`);
+}
+
+/** A leaf index as a driver returns it (pg: bigint as text). */
+export function leafIndexOf(value: number | string): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`log_leaves.leaf_index holds ${String(value)}, not a leaf index`);
+  return n;
 }

@@ -3,7 +3,7 @@ import sqlite3 from 'sqlite3';
 import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS } from './database.js';
 import { DEVICE_ID_MAX, isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceCounts, deviceUpsertConflict, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
-import { firstOfEachProof, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from './proof-writer.js';
+import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
 import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
 import { WalletKeys, type WalletRow } from './wallet-keys.js';
@@ -18,7 +18,7 @@ const ROWS_PER_STATEMENT = 500;
 /** Distinct statement texts kept prepared (one per row count of each kind of statement). */
 const PREPARED_LIMIT = 256;
 
-export interface SqliteProofWriterOptions {
+export interface SqliteProofWriterOptions extends WriterOptions {
   /** How long a transaction waits for another connection's write lock (default 5000 ms). */
   readonly busyTimeoutMs?: number;
   readonly checkpoint?: WalCheckpointOptions;
@@ -79,6 +79,7 @@ export class SqliteProofWriter implements ProofWriter {
     private readonly prepared: Map<string, sqlite3.Statement> | null,
     private readonly checkpointer: WalCheckpointer | null,
     private readonly closeConnections: () => Promise<void>,
+    private readonly sequence: boolean,
   ) {}
 
   /** Opens an existing, migrated database file: the writer's own connection and the checkpointer's. */
@@ -91,10 +92,16 @@ export class SqliteProofWriter implements ProofWriter {
     });
     const checkpointer = new WalCheckpointer(checkpointConnection, options.checkpoint);
     const own: Connection = { acquire: async () => db, release: async () => undefined };
-    const writer = new SqliteProofWriter(own, new Map(), checkpointer, async () => {
-      await checkpointer.close();
-      await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
-    });
+    const writer = new SqliteProofWriter(
+      own,
+      new Map(),
+      checkpointer,
+      async () => {
+        await checkpointer.close();
+        await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
+      },
+      options.sequence ?? true,
+    );
     try {
       await configureSqliteConnection(db, busyTimeoutMs);
       // The checkpointer checkpoints instead of the commit that crosses SQLite's threshold.
@@ -108,10 +115,16 @@ export class SqliteProofWriter implements ProofWriter {
   }
 
   /** On the connection of a Knex instance opened by openDatabase (already configured), borrowed per batch. */
-  static onKnex(knex: Knex): SqliteProofWriter {
+  static onKnex(knex: Knex, options: WriterOptions = {}): SqliteProofWriter {
     if (knex.client.dialect !== 'sqlite3') throw new Error('SqliteProofWriter.onKnex needs an SQLite Knex');
     const pool = knex.client as KnexPool;
-    return new SqliteProofWriter({ acquire: () => pool.acquireConnection(), release: (db) => pool.releaseConnection(db) }, null, null, async () => undefined);
+    return new SqliteProofWriter(
+      { acquire: () => pool.acquireConnection(), release: (db) => pool.releaseConnection(db) },
+      null,
+      null,
+      async () => undefined,
+      options.sequence ?? true,
+    );
   }
 
   /** WAL restarts run between transactions so far (see wal-checkpointer.ts); 0 on a borrowed connection. */
@@ -138,6 +151,7 @@ export class SqliteProofWriter implements ProofWriter {
     try {
       if (!this.readied.has(db)) {
         await exec(db, AFTER_INSERT_TRIGGER);
+        await exec(db, this.sequence ? LOG_LEAF_TRIGGER : DROP_LOG_LEAF_TRIGGER);
         this.readied.add(db);
       }
       this.db = db;
@@ -188,7 +202,21 @@ export class SqliteProofWriter implements ProofWriter {
         )),
       );
     }
-    return outcomesInOrder(batch, new Set(ids.keys()), existing);
+    return outcomesInOrder(batch, new Set(ids.keys()), existing, this.sequence ? await this.leafIndexes(unique) : null);
+  }
+
+  /**
+   * The leaf index of each proof_id of the batch, read after the commit: a leaf, once given,
+   * never changes, so this is the index the insert gave it, or gave it before.
+   */
+  private async leafIndexes(unique: readonly PendingRow[]): Promise<Map<string, number>> {
+    const proofIds = [...new Set(unique.map((p) => p.row.proof_id))];
+    const indexes = new Map<string, number>();
+    for (const chunk of chunks(proofIds, ROWS_PER_STATEMENT)) {
+      const rows = await this.all<{ proof_id: string; leaf_index: number }>(`select proof_id, leaf_index from log_leaves where proof_id in (${chunk.map(() => '?').join(', ')})`, chunk);
+      for (const row of rows) indexes.set(row.proof_id, leafIndexOf(row.leaf_index));
+    }
+    return indexes;
   }
 
   /** One INSERT … ON CONFLICT DO NOTHING of up to ROWS_PER_STATEMENT rows; the rows it inserted. */
@@ -246,6 +274,20 @@ const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_an
     where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0
     ${deviceUpsertConflict('min', 'max')};
 end`;
+
+/**
+ * The transparency log's sequencing, inside the same INSERT (and so the same transaction) as
+ * the proof: a proof_id the log has not seen gets the next leaf index, max + 1 (one step down
+ * the rowid b-tree). SQLite runs one write transaction at a time, across every connection and
+ * process, so no two inserts can take the same index, and none leaves a gap. A proof_id
+ * already in the log, stored again by any wallet, adds no leaf.
+ */
+const LOG_LEAF_TRIGGER = `create temp trigger if not exists proofs_log_leaves after insert on main.proofs begin
+  insert into main.log_leaves (leaf_index, proof_id)
+    select coalesce((select max(leaf_index) from main.log_leaves), -1) + 1, new.proof_id
+    where not exists (select 1 from main.log_leaves where proof_id = new.proof_id);
+end`;
+const DROP_LOG_LEAF_TRIGGER = 'drop trigger if exists temp.proofs_log_leaves';
 
 /** A device id the trigger leaves to the writer: more than DEVICE_ID_MAX bytes, yet a device id. */
 function countedHere(robotId: string | null): boolean {

@@ -12,6 +12,8 @@ export interface ThreadedProofWriterOptions {
   readonly onDriverWarning?: (message: string) => void;
   /** How far below the event loop's priority the thread runs (see thread-priority.ts); default 0. */
   readonly niceIncrement?: number;
+  /** Sequence proofs into the transparency log (default true). */
+  readonly sequence?: boolean;
 }
 
 interface InFlight {
@@ -77,6 +79,7 @@ export class ThreadedProofWriter implements ProofWriter {
       {
         databaseUrl: db.sharedUrl,
         connections: db.dialect === 'sqlite' ? 1 : POSTGRES_WRITERS,
+        sequence: options.sequence ?? true,
         ...(db.schema !== undefined ? { schema: db.schema } : {}),
       },
       options,

@@ -26,6 +26,11 @@ export interface ProofRecord {
    * VerifiedProof): the submitter's own text, or `JSON.stringify(envelope)`; never anything else.
    */
   readonly envelopeJson?: string;
+  /**
+   * The proof's leaf index in the transparency log: one per distinct proofId, whichever
+   * wallet stored it first. Absent where the store keeps no log.
+   */
+  readonly logIndex?: number;
 }
 
 export type ProofSummary = Omit<ProofRecord, 'envelope' | 'envelopeJson' | 'searchText'>;

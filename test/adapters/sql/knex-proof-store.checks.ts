@@ -40,7 +40,7 @@ export function knexProofStoreChecks(
     const [raw] = await db.knex('proofs').select('envelope').where({ wallet: WALLET_A, proof_id: record.proofId });
     t.is((raw as { envelope: string }).envelope, json);
     const got = await store.get(WALLET_A, record.proofId);
-    t.deepEqual(got, record);
+    t.deepEqual(got, { ...record, logIndex: 0 });
     t.is(JSON.stringify(got?.envelope), json);
   });
 
@@ -69,8 +69,10 @@ export function knexProofStoreChecks(
     // Adds that shared a transaction still each get their own record back.
     t.deepEqual(
       results.map((r) => r.record),
-      records,
+      records.map((r, i) => ({ ...r, logIndex: results[i]!.record.logIndex })),
     );
+    // Each its own leaf, none skipped.
+    t.deepEqual(results.map((r) => r.record.logIndex).sort((a, b) => a! - b!), records.map((_, i) => i));
     const page = await store.search(WALLET_A, { order: 'asc', limit: 200 });
     t.is(page.items.length, 60);
     t.is((await store.search(WALLET_A, { order: 'asc', limit: 200, topic: 'odd' })).items.length, 30);
@@ -91,7 +93,8 @@ export function knexProofStoreChecks(
         store.add({ ...young, receivedAtMs: 20 }),
         store.add({ ...old, receivedAtMs: 30 }),
       ]);
-      t.deepEqual([o1, o2], [{ stored: false, record: old }, { stored: false, record: old }]);
+      const oldAsStored = { ...old, logIndex: 2 * i };
+      t.deepEqual([o1, o2], [{ stored: false, record: oldAsStored }, { stored: false, record: oldAsStored }]);
       const kept = await store.get(WALLET_A, young.proofId);
       t.is([y1, y2].filter((r) => r?.stored).length, 1);
       t.deepEqual([y1?.record, y2?.record], [kept, kept]);
@@ -121,6 +124,6 @@ export function knexProofStoreChecks(
     t.deepEqual(await appliedMigrations(db), migrations.map((m) => m.name));
     t.deepEqual(await migrateLatest(db), []);
     t.deepEqual(await migrateLatest(db), []);
-    t.deepEqual(await store.get(WALLET_A, record.proofId), record);
+    t.deepEqual(await store.get(WALLET_A, record.proofId), { ...record, logIndex: 0 });
   });
 }

@@ -27,7 +27,8 @@ async function storedRows(db: Database): Promise<Record<string, unknown[]>> {
     .select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic')
     .orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
   const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
-  return { proofs: proofs.map(({ id: _id, ...row }: Record<string, unknown>) => row), topics, devices };
+  const leaves = await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index');
+  return { proofs: proofs.map(({ id: _id, ...row }: Record<string, unknown>) => row), topics, devices, leaves };
 }
 
 // Values an array literal must quote or escape: commas, braces, quotes, backslashes, spaces,
@@ -75,7 +76,7 @@ test('postgres: a batch the database refuses writes nothing, and the writer goes
     t.is(await count(db, 'proofs'), 0);
     t.is(await count(db, 'proof_topics'), 0);
     t.is(await count(db, 'devices'), 0);
-    t.deepEqual(await writer.write([good]), [{ stored: true }]);
+    t.deepEqual(await writer.write([good]), [{ stored: true, logIndex: 0 }]);
     const [again] = await writer.write([good]);
     t.false(again!.stored);
     t.is(!again!.stored && again!.existing.envelope, good.row.envelope);

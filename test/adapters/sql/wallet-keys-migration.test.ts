@@ -61,7 +61,10 @@ for (const [dialect, open] of [
     ]);
 
     const store = new KnexProofStore(db);
-    for (const record of [...a, ...b]) t.deepEqual(await store.get(record.wallet, record.proofId), record);
+    // 008_transparency_log gave the proofs stored before it their leaves, in the order stored.
+    const leafOrder = [...new Set(idsBefore.map((r: { proof_id: string }) => r.proof_id))];
+    for (const record of [...a, ...b]) t.deepEqual(await store.get(record.wallet, record.proofId), { ...record, logIndex: leafOrder.indexOf(record.proofId) });
+    t.is(leafOrder.length, Number((await db.knex('log_leaves').count({ n: '*' }))[0]!.n));
     t.is(await store.get(WALLET_B, a[0]!.proofId), null);
     t.deepEqual(summaryIds(await store.search(WALLET_A, query())), listOrder(a));
     t.deepEqual(summaryIds(await store.search(WALLET_B, query())), listOrder(b));

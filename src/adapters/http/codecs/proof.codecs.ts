@@ -162,7 +162,9 @@ const SummaryProps = {
   event_count: t.number,
 };
 export const ProofSummaryResponse = t.type(SummaryProps, 'ProofSummary');
-export const ProofRecordResponse = t.type({ ...SummaryProps, envelope: EnvelopeCodec }, 'ProofRecord');
+/** The proof's leaf index in the transparency log (GET /v1/log/inclusion/{proof_id} proves it). */
+const LogIndex = t.partial({ log_index: t.number });
+export const ProofRecordResponse = t.intersection([t.type({ ...SummaryProps, envelope: EnvelopeCodec }), LogIndex], 'ProofRecord');
 export const ProofListResponse = t.intersection(
   [
     t.type({
@@ -179,7 +181,7 @@ export const ProofListResponse = t.intersection(
   ],
   'ProofList',
 );
-export const SubmitResponse = t.type({ proof_id: t.string, duplicate: t.boolean, received_at: timestampText() }, 'SubmitProofResult');
+export const SubmitResponse = t.intersection([t.type({ proof_id: t.string, duplicate: t.boolean, received_at: timestampText() }), LogIndex], 'SubmitProofResult');
 
 const CheckStatus = t.keyof({ passed: null, failed: null, skipped: null });
 const Checks = t.type({

@@ -15,8 +15,9 @@ const WALLET_HEADER = {
 export function openApiDocument(routes: readonly AnyRoute[], info: { version: string; serverUrl?: string; title?: string; description?: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    paths[r.path] ??= {};
-    paths[r.path]![r.method] = operation(r);
+    const path = r.path.replace(/\{([^}*]+)\*\}/g, '{$1}');
+    paths[path] ??= {};
+    paths[path]![r.method] = operation(r);
   }
   return {
     openapi: '3.1.0',
@@ -42,7 +43,7 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { version: st
 
 function operation(r: AnyRoute): Record<string, unknown> {
   const parameters: unknown[] = [];
-  for (const name of [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!)) {
+  for (const name of [...r.path.matchAll(/\{([^}*]+)\*?\}/g)].map((m) => m[1]!)) {
     parameters.push({ name, in: 'path', required: true, schema: propertySchema(r.params, name) });
   }
   if (r.query) {

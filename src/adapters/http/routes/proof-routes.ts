@@ -60,7 +60,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
         }
         const { record, stored } = result.right;
         d.metrics.proofsSubmitted.inc({ outcome: stored ? 'stored' : 'duplicate', reason: '' });
-        return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs) } };
+        return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs), ...logIndexOf(record) } };
       },
     }),
     route({
@@ -86,7 +86,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'The stored proof.', body: c.ProofRecordResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
         const found = orProblem(await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id, withText: true }), proofProblem);
-        return recordReply(summaryBody(found), found);
+        return recordReply({ ...summaryBody(found), ...logIndexOf(found) }, found);
       },
     }),
     route({
@@ -235,3 +235,6 @@ function page(result: E.Either<SearchFailure, SearchPage>) {
     },
   };
 }
+
+/** `log_index`, the same for every copy of a proof, where the store keeps the log. */
+export const logIndexOf = (r: Pick<ProofRecord, 'logIndex'>) => (r.logIndex === undefined ? {} : { log_index: r.logIndex });
