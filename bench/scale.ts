@@ -38,6 +38,9 @@ import { load } from './http-load.js';
  * shift and an operator, and one proof in 100,000 with a rare word; created_at over 90 days,
  * arriving in order. Deterministic: the same sizes give the same proofs.
  *
+ * SCALE_EXISTING=1 measures databases an interrupted run left instead of loading new ones:
+ * SCALE_SQLITE_BIG / SCALE_SQLITE_EMPTY (files), SCALE_PG_BIG / SCALE_PG_EMPTY (schemas).
+ *
  * SCALE_DIR: where SQLite files go (default the temp directory). SCALE_REQUESTS: requests per
  * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
  */
@@ -343,11 +346,14 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
     console.log(`migrations over ${size.toLocaleString('en')} proofs (ms): ${JSON.stringify(await migrateTimed(big.db, migrations, applied))}`);
     run.migrated = true;
   }
-  await big.db.knex.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
-  const bytes = await sizes(big);
-  console.log(`bytes on disk: ${bytes.total.toLocaleString('en')}, ${Math.round(bytes.total / size).toLocaleString('en')} per proof\n`);
-  console.log('| table or index | bytes per proof | share |\n| --- | ---: | ---: |');
-  for (const [name, b] of bytes.parts.filter(([, b]) => b / bytes.total >= 0.005)) console.log(`| ${name} | ${Math.round(b / size)} | ${Math.round((b / bytes.total) * 100)}% |`);
+  // SCALE_SKIP_SIZES=sqlite,…: sizes (and ANALYZE) already taken by an earlier attempt at these databases.
+  if (!(process.env.SCALE_SKIP_SIZES ?? '').split(',').includes(dialect)) {
+    await big.db.knex.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
+    const bytes = await sizes(big);
+    console.log(`bytes on disk: ${bytes.total.toLocaleString('en')}, ${Math.round(bytes.total / size).toLocaleString('en')} per proof\n`);
+    console.log('| table or index | bytes per proof | share |\n| --- | ---: | ---: |');
+    for (const [name, b] of bytes.parts.filter(([, b]) => b / bytes.total >= 0.005)) console.log(`| ${name} | ${Math.round(b / size)} | ${Math.round((b / bytes.total) * 100)}% |`);
+  }
   const e = await startTimed(empty);
   const l = await startTimed(big);
   try {
@@ -363,6 +369,44 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
     await e.server.stop();
     await l.server.stop();
   }
+}
+
+/** A database an earlier, interrupted run loaded (migrated up to before 010_search). */
+async function attach(dialect: 'sqlite' | 'postgres', where: string): Promise<Target> {
+  if (dialect === 'sqlite') {
+    const url = `sqlite:${where}`;
+    const db = await openDatabase(url);
+    return { dialect, url, db, file: where, writer: SqliteProofWriter.onKnex(db.knex), drop: () => db.close() };
+  }
+  const db = await openDatabase(TEST_POSTGRES_URL, { schema: where, poolSize: 4 });
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${where}`);
+  return { dialect, url: url.toString(), db, schema: where, writer: new PostgresProofWriter(db.knex), drop: () => db.close() };
+}
+
+async function measureExisting(): Promise<void> {
+  const before010 = migrations.filter((m) => m.name < '010');
+  for (const dialect of DIALECTS) {
+    const env = dialect === 'sqlite' ? ['SCALE_SQLITE_BIG', 'SCALE_SQLITE_EMPTY'] : ['SCALE_PG_BIG', 'SCALE_PG_EMPTY'];
+    const big = await attach(dialect, process.env[env[0]!]!);
+    const empty = await attach(dialect, process.env[env[1]!]!);
+    try {
+      const [{ n }] = (await big.db.knex('proofs').count({ n: '*' })) as [{ n: number | string }];
+      const size = Number(n);
+      const rows = (await big.db.knex('proofs').select('proof_id', 'created_at_ms', 'signer_public_key_b64', 'run_id').where('wallet', BIG).whereRaw('id % 997 = 0').orderBy('created_at_ms')) as Array<{ proof_id: string; created_at_ms: number | string; signer_public_key_b64: string; run_id: string | null }>;
+      const sample = rows.map((r) => ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord);
+      const applied = ((await big.db.knex('knex_migrations').count({ n: '*' })) as [{ n: number | string }])[0].n;
+      await measureAt({ dialect, big, empty, migrated: Number(applied) === migrations.length }, size, sample, Number(applied) === migrations.length ? migrations.length : before010.length);
+    } finally {
+      await big.drop();
+      await empty.drop();
+    }
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.env.SCALE_EXISTING === '1') {
+  await measureExisting();
+  process.exit(0);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

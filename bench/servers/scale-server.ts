@@ -10,7 +10,8 @@ import { testAccess } from '../../test/support/registry.js';
  * once it listens; startMs runs from the process's start.
  */
 const config = loadConfig({ ...process.env, PORT: '0' });
-const logger = pino({ level: config.logLevel });
+// Logs go to stderr: stdout carries the one line that says where the server listens.
+const logger = pino({ level: config.logLevel }, pino.destination(2));
 const registry = await startRegistry(config, { logger, overrides: [testAccess] });
 process.stdout.write(`${JSON.stringify({ url: registry.url, startMs: Math.round(performance.now()) })}\n`);
 process.on('SIGTERM', () => void registry.close().then(() => process.exit(0)));
