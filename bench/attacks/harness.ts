@@ -64,7 +64,8 @@ function probe(url: string, path: string, headers: Record<string, string>, timeo
   });
 }
 
-const p99 = (xs: number[]) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!);
+const quantile = (xs: number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!);
+const p99 = (xs: number[]) => quantile(xs, 0.99);
 
 export function peakRssMb(pid: number | undefined): number | null {
   try {
@@ -76,6 +77,7 @@ export function peakRssMb(pid: number | undefined): number | null {
 }
 
 export interface AttackFigures {
+  readonly healthP50Ms: number;
   readonly healthP99Ms: number;
   readonly victimReadP99Ms: number;
   readonly probes: number;
@@ -106,13 +108,13 @@ export async function duringAttack(target: Target, attack: () => Promise<void>):
     running = false;
     await probing;
   }
-  return { healthP99Ms: p99(health), victimReadP99Ms: p99(reads), probes: health.length + reads.length + failed, failedProbes: failed, peakRssMb: peakRssMb(target.server.pid) };
+  return { healthP50Ms: quantile(health, 0.5), healthP99Ms: p99(health), victimReadP99Ms: p99(reads), probes: health.length + reads.length + failed, failedProbes: failed, peakRssMb: peakRssMb(target.server.pid) };
 }
 
 export function report(name: string, figures: AttackFigures, extra: Record<string, unknown> = {}): void {
   const f = (n: number | null) => (n === null || Number.isNaN(n) ? 'n/a' : n.toFixed(1));
   console.log(
-    `${name}: /health p99 ${f(figures.healthP99Ms)} ms, victim read p99 ${f(figures.victimReadP99Ms)} ms, ` +
+    `${name}: /health p50 ${f(figures.healthP50Ms)} ms, p99 ${f(figures.healthP99Ms)} ms, victim read p99 ${f(figures.victimReadP99Ms)} ms, ` +
       `${figures.failedProbes} of ${figures.probes} probes failed, peak RSS ${f(figures.peakRssMb)} MB` +
       (Object.keys(extra).length ? `; ${Object.entries(extra).map(([k, v]) => `${k} ${String(v)}`).join(', ')}` : ''),
   );
