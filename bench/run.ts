@@ -10,6 +10,7 @@ import { load, type LoadFigures } from './http-load.js';
 import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
 import { pacedLoad } from './paced-load.js';
 import { createApiKey, fundWallet } from './provision.js';
+import { benchReadersAndWriters, printReadersAndWriters } from './readers-and-writers.js';
 
 /**
  * `npm run bench`: submission throughput and latency of POST /v1/proofs on SQLite and
@@ -155,6 +156,9 @@ async function main(): Promise<void> {
     await ceilingServer.stop();
   }
 
+  await quietMachine('PostgreSQL writes beside readers');
+  const readersAndWriters = await benchReadersAndWriters();
+
   const fleetSqlite = await benchFleetOverview('sqlite');
   const fleetPostgres = await benchFleetOverview('postgres');
 
@@ -195,6 +199,7 @@ async function main(): Promise<void> {
     );
   }
   console.log('\nCPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.');
+  printReadersAndWriters(readersAndWriters);
   console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');
   console.log('| --- | ---: | --- |');
   console.log(`| raw node:crypto Ed25519 verify, all cores | ${fmt(batch.rawVerifyPerSec)} | 100% |`);

@@ -25,6 +25,8 @@ export interface Config {
   readonly accessCheckOwnersPerMin: number;
   /** Balances remembered for access checks (apart from the gate's). */
   readonly accessCheckCacheEntries: number;
+  /** PostgreSQL: connections for reads of proofs, apart from the 10 everything else uses. */
+  readonly databaseReadPoolSize: number;
   readonly signInRateLimitPerMin: number;
   readonly redisUrl: string | null;
   readonly publicOrigin: string;
@@ -164,6 +166,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     rateLimitPerMin: int('RATE_LIMIT_PER_MIN', 600, 1, 1_000_000),
     walletRateLimitPerMin: int('WALLET_RATE_LIMIT_PER_MIN', 1_200, 1, 1_000_000),
     accessCheckOwnersPerMin: int('ACCESS_CHECK_OWNERS_PER_MIN', 100, 1, 1_000_000),
+    databaseReadPoolSize: int('DATABASE_READ_POOL_SIZE', 8, 0, 1_000),
     accessCheckCacheEntries: int('ACCESS_CHECK_CACHE_ENTRIES', 10_000, 1, 10_000_000),
     signInRateLimitPerMin: int('SIGN_IN_RATE_LIMIT_PER_MIN', 20, 1, 1_000_000),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),

@@ -58,7 +58,10 @@ const naming =
 export async function startRegistry(config: Config, options: RegistryOptions): Promise<RunningRegistry> {
   const { logger } = options;
   const lifecycle = new Lifecycle(logger);
-  const database = await openDatabase(config.databaseUrl, { onDriverWarning: (detail) => logger.warn({ detail }, 'database driver') }).catch(naming('DATABASE_URL'));
+  const database = await openDatabase(config.databaseUrl, {
+    readerPoolSize: config.databaseReadPoolSize,
+    onDriverWarning: (detail) => logger.warn({ detail }, 'database driver'),
+  }).catch(naming('DATABASE_URL'));
   lifecycle.onStop(() => database.close());
   try {
     const applied = await migrateLatest(database).catch(naming('DATABASE_URL'));

@@ -89,7 +89,7 @@ export async function callService<T>(url: string, method: string, route: string,
   const body = (await res.json().catch(() => ({}))) as T & { detail?: string; code?: string };
   if (!res.ok) {
     const retry = res.headers.get('retry-after');
-    const expired = res.status === 401 && (body.code === 'expired_token' || body.code === 'invalid_token') ? '; sign in again: proof-registry login --keypair <wallet.json>' : '';
+    const expired = res.status === 401 && ['expired_token', 'invalid_token', 'revoked_token'].includes(body.code ?? '') ? '; sign in again: proof-registry login --keypair <wallet.json>' : '';
     throw new CliError(`${method} ${route}: ${res.status} ${body.detail ?? res.statusText}${retry ? ` (retry in ${retry} s)` : ''}${expired}`);
   }
   return { status: res.status, body };

@@ -85,7 +85,10 @@ export async function listen(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of connections,
+    // an attacker's included, must not fill it, or other clients' connections wait for a SYN
+    // retry (1 s and more) before the per-address cap can even see them.
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -120,6 +123,9 @@ export async function listen(
       }),
   };
 }
+
+/** Pending connections the kernel may queue before they are accepted. */
+const LISTEN_BACKLOG = 4_096;
 
 /** How long a refused connection may take to read its answer before it is cut anyway. */
 const UNREADABLE_LINGER_MS = 2_000;

@@ -9,9 +9,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   readonly knex: Knex;
   /**
-   * Connections for reads that must not queue behind writes. On an SQLite file these are
-   * separate read-only connections (WAL lets them read while the writer commits); elsewhere
-   * it is `knex` itself. They see every committed write.
+   * Connections for reads that must not queue behind writes, nor writes behind them. On an
+   * SQLite file these are separate read-only connections (WAL lets them read while the writer
+   * commits); on PostgreSQL a pool of its own (`readerPoolSize`), so any number of concurrent
+   * reads can hold only its connections and never take the ones writes need; in memory it is
+   * `knex` itself. They see every committed write.
    */
   readonly reader: Knex;
   readonly dialect: Dialect;
@@ -28,6 +30,8 @@ export interface Database {
 export interface DatabaseOptions {
   /** PostgreSQL connection pool size (default 10). SQLite always uses one connection. */
   readonly poolSize?: number;
+  /** PostgreSQL: size of the separate pool behind `reader` (default 8; 0: `reader` is `knex`). */
+  readonly readerPoolSize?: number;
   /** PostgreSQL only: use (and create) this schema instead of `public`; tests isolate with it. */
   readonly schema?: string;
   /** SQLite: how long a statement waits for another process's lock (default 5000 ms). */
@@ -163,32 +167,43 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
   }
   const poolSize = options.poolSize ?? 10;
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error('poolSize must be a positive integer');
-  const knex = knexFactory({
-    ...driverLog(options),
-    client: 'pg',
-    connection: { connectionString },
-    pool: {
-      min: 0,
-      max: poolSize,
-      // Every connection of the pool must see the same schema, not only the first one.
-      ...(schema !== undefined && {
-        afterCreate: (conn: PgConnection, done: Done) =>
-          conn.query(`SET search_path TO "${schema}"`, (err) => done(err, conn)),
-      }),
-    },
-  });
+  const readerPoolSize = options.readerPoolSize ?? 8;
+  if (!Number.isInteger(readerPoolSize) || readerPoolSize < 0) throw new Error('readerPoolSize must be a non-negative integer');
+  const pool = (max: number) =>
+    knexFactory({
+      ...driverLog(options),
+      client: 'pg',
+      connection: { connectionString },
+      pool: {
+        min: 0,
+        max,
+        // Every connection of the pool must see the same schema, not only the first one.
+        ...(schema !== undefined && {
+          afterCreate: (conn: PgConnection, done: Done) =>
+            conn.query(`SET search_path TO "${schema}"`, (err) => done(err, conn)),
+        }),
+      },
+    });
+  const knex = pool(poolSize);
+  // Reads of proofs (lists, searches, lookups by id) have their own connections: with one pool,
+  // 8 concurrent readers held every connection and submissions queued behind them (a write
+  // rate of 84/s instead of 700/s).
+  const reader = readerPoolSize > 0 ? pool(readerPoolSize) : knex;
   if (schema !== undefined) {
     try {
       await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
     } catch (err) {
       // Two openers racing on IF NOT EXISTS: the loser gets a unique violation; the schema exists.
       if (pgCode(err) !== '23505' && pgCode(err) !== '42P06') {
-        await knex.destroy();
+        await Promise.all([knex.destroy(), reader === knex ? undefined : reader.destroy()]);
         throw err;
       }
     }
   }
-  return { knex, reader: knex, dialect: 'postgres', sharedUrl: connectionString, ...(schema !== undefined && { schema }), close: () => knex.destroy() };
+  const close = async () => {
+    await Promise.all([knex.destroy(), reader === knex ? undefined : reader.destroy()]);
+  };
+  return { knex, reader, dialect: 'postgres', sharedUrl: connectionString, ...(schema !== undefined && { schema }), close };
 }
 
 function pgCode(err: unknown): unknown {

@@ -27,6 +27,8 @@ async function open(): Promise<{ rows: ProofWriter; close: () => Promise<void> }
   const database = await openDatabase(config.databaseUrl, {
     onDriverWarning: (message) => send({ type: 'warning', message }),
     poolSize: config.connections,
+    // This thread only writes.
+    readerPoolSize: 0,
     ...(config.schema !== undefined ? { schema: config.schema } : {}),
   });
   return { rows: new PostgresProofWriter(database.knex, { sequence: config.sequence ?? true }), close: () => database.close() };

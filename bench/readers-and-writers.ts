@@ -1,0 +1,101 @@
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startChildServer } from './child-server.js';
+import { fleetProofBodies } from './fleet-proofs.js';
+import { load } from './http-load.js';
+import { createApiKey, fundWallet } from './provision.js';
+
+/**
+ * Submissions to the registry on PostgreSQL, alone and beside 8 clients reading proof lists
+ * as fast as they can, with the read pool apart from the write connections (the default) and
+ * with reads and writes on one pool (DATABASE_READ_POOL_SIZE=0). Each configuration runs its
+ * two loads in alternating slices, so their ratio is taken under the same machine load.
+ */
+const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WRITERS = 16;
+const READERS = 8;
+const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DB = 'proof_registry_bench_rw';
+
+async function admin(...statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    for (const s of statements) await client.query(s);
+  } finally {
+    await client.end();
+  }
+}
+
+function readers(url: string, headers: Record<string, string>, durationS: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: READERS, duration: durationS, requests: [{ method: 'GET', path: '/v1/proofs?limit=200', headers }] },
+      (err: unknown, r: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(r)),
+    );
+  });
+}
+
+export interface ReadWriteFigures {
+  readonly readPool: string;
+  readonly alone: number;
+  readonly withReaders: number;
+  readonly readsPerSec: number;
+}
+
+async function measure(readPoolSize: string, bodies: string[], cursor: { next: number }): Promise<ReadWriteFigures> {
+  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`, `CREATE DATABASE ${DB}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${DB}`;
+  const databaseUrl = url.toString();
+  const { wallet, secretKey } = fundWallet(databaseUrl);
+  const server = await startChildServer('./servers/registry-server.ts', {
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'error',
+    JWT_SECRET: 'bench-readers-and-writers-secret-0123456789',
+    RATE_LIMIT_PER_MIN: '1000000',
+    WALLET_RATE_LIMIT_PER_MIN: '1000000',
+    DATABASE_READ_POOL_SIZE: readPoolSize,
+  });
+  try {
+    const { key } = await createApiKey(server.url, wallet, secretKey);
+    const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet };
+    // Something to read: the first proofs, and a warm-up.
+    await load({ url: server.url, path: '/v1/proofs', headers, bodies, cursor, connections: WRITERS, durationS: 2 });
+    const alone: number[] = [];
+    const mixed: number[] = [];
+    const reads: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      alone.push((await load({ url: server.url, path: '/v1/proofs', headers, bodies, cursor, connections: WRITERS, durationS: SLICE_S })).requestsPerSec);
+      const [writes, read] = await Promise.all([
+        load({ url: server.url, path: '/v1/proofs', headers, bodies, cursor, connections: WRITERS, durationS: SLICE_S }),
+        readers(server.url, headers, SLICE_S),
+      ]);
+      mixed.push(writes.requestsPerSec);
+      reads.push(read.requests.average);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    return { readPool: readPoolSize === '0' ? 'one pool for reads and writes' : `reads on a pool of ${readPoolSize} of their own`, alone: mean(alone), withReaders: mean(mixed), readsPerSec: mean(reads) };
+  } finally {
+    await server.stop();
+    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  }
+}
+
+export async function benchReadersAndWriters(): Promise<ReadWriteFigures[]> {
+  const bodies = fleetProofBodies(Number(process.env.BENCH_RW_PROOFS ?? 40_000), 'bench-rw');
+  const cursor = { next: 0 };
+  return [await measure('8', bodies, cursor), await measure('0', bodies, cursor)];
+}
+
+export function printReadersAndWriters(figures: readonly ReadWriteFigures[]): void {
+  console.log(`\n| PostgreSQL, ${WRITERS} submitting clients | submissions/s alone | with ${READERS} readers | ratio | reads/s |\n| --- | --- | --- | --- | --- |`);
+  for (const f of figures) {
+    console.log(`| ${f.readPool} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} |`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printReadersAndWriters(await benchReadersAndWriters());
+}
