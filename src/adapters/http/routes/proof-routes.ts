@@ -6,8 +6,8 @@ import type { SearchFailure, SearchInput, SearchProofs } from '../../../applicat
 import type * as t from 'io-ts';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
+import type { VerifyEnvelope } from '../../../application/proofs/verify-envelope.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
-import { toReport } from '../../../application/verify-proof.js';
 import { toUtcRfc3339 } from '../../../domain/protocol/datetime.js';
 import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
 import * as c from '../codecs/proof.codecs.js';
@@ -22,6 +22,7 @@ export interface ProofRouteDeps {
   readonly submit: SubmitProof;
   readonly get: GetProof;
   readonly search: SearchProofs;
+  readonly verify: VerifyEnvelope;
   readonly verifyBatch: VerifyBatch;
   readonly score: ScoreProof;
   readonly protocol: ProofProtocol;
@@ -110,8 +111,9 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       auth: 'api_key',
       body: c.VerifyBody,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => {
-        const report = toReport(d.protocol.check(body.envelope));
+      handle: async ({ body, principal }) => {
+        // Counted in the caller's statistics, valid or not.
+        const report = await d.verify.execute(body.envelope, principal?.wallet);
         d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
         return { status: 200, body: report };
       },
@@ -127,8 +129,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       body: c.batchBody(d.maxBatch),
       bodyLimitBytes: d.batchBodyLimitBytes,
       responses: { 200: { description: 'One result per envelope.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body }) => {
-        const result = await d.verifyBatch.execute(body.envelopes);
+      handle: async ({ body, principal }) => {
+        const result = await d.verifyBatch.execute(body.envelopes, principal?.wallet);
         d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
         d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
         return { status: 200, body: result };
