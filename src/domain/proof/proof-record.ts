@@ -26,6 +26,8 @@ export interface ProofRecord {
    * VerifiedProof): the submitter's own text, or `JSON.stringify(envelope)`; never anything else.
    */
   readonly envelopeJson?: string;
+  /** The proof's score under the default policy as it was received, when it was scored. */
+  readonly score?: number | null;
 }
 
 export type ProofSummary = Omit<ProofRecord, 'envelope' | 'envelopeJson' | 'searchText'>;
