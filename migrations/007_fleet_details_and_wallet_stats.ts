@@ -67,6 +67,8 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('proofs_submitted').notNullable().defaultTo(0);
     t.bigInteger('scored_proofs').notNullable().defaultTo(0);
     t.double('score_sum').notNullable().defaultTo(0);
+    t.double('score_min').nullable();
+    t.double('score_max').nullable();
     t.bigInteger('verifications_ok').notNullable().defaultTo(0);
     t.bigInteger('verifications_failed').notNullable().defaultTo(0);
     t.bigInteger('first_activity_ms').nullable();
@@ -108,8 +110,8 @@ async function backfill(knex: Knex): Promise<void> {
     after = Number(rows[rows.length - 1]!.id);
   }
   await knex.raw(
-    `insert into wallet_stats (wallet, proofs_submitted, scored_proofs, score_sum, first_activity_ms, last_activity_ms)
-     select wallet, count(*), count(score), coalesce(sum(score), 0), min(received_at_ms), max(received_at_ms) from proofs group by wallet`,
+    `insert into wallet_stats (wallet, proofs_submitted, scored_proofs, score_sum, score_min, score_max, first_activity_ms, last_activity_ms)
+     select wallet, count(*), count(score), coalesce(sum(score), 0), min(score), max(score), min(received_at_ms), max(received_at_ms) from proofs group by wallet`,
   );
   await knex.raw(`insert into wallet_task_counts (wallet, task_id, proof_count) select wallet, task_id, count(*) from proofs group by wallet, task_id`);
   await knex.raw(

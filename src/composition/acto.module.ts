@@ -6,7 +6,6 @@ import { openApiDocument } from '../adapters/http/openapi/openapi-document.js';
 import type { AnyRoute } from '../adapters/http/route.js';
 import { ACTO } from './acto.tokens.js';
 import { CORE } from './core.tokens.js';
-import { DASHBOARD } from './dashboard.tokens.js';
 import { FLEET } from './fleet.tokens.js';
 import { IDENTITY } from './identity.tokens.js';
 import { PROOFS } from './proofs.tokens.js';
@@ -18,18 +17,18 @@ const module = new ContainerModule(({ bind }) => {
     bind,
     ACTO.Routes,
     [
-      PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol,
+      PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyEnvelope, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol,
       FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.GetDeviceHealth, FLEET.HideDevice, FLEET.OrderDevices, FLEET.ListGroups, FLEET.CreateGroup,
-      FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, DASHBOARD.GetActivitySeries, IDENTITY.CheckAccess,
+      FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, IDENTITY.CheckAccess,
       CORE.Metrics, CORE.Config,
     ],
-    (submit, get, search, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, stats, series, checkAccess, metrics, config) => {
+    (submit, get, search, verify, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, stats, checkAccess, metrics, config) => {
       let document: unknown;
       const routes: AnyRoute[] = [
         ...actoOperationRoutes(() => (document ??= openApiDocument(routes, ACTO_INFO(config.publicOrigin)))),
-        ...actoProofRoutes({ submit, get, search, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
+        ...actoProofRoutes({ submit, get, search, verify, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
         ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, metrics }),
-        ...actoAccountRoutes({ stats, series, checkAccess }),
+        ...actoAccountRoutes({ stats, checkAccess }),
       ];
       return routes;
     },

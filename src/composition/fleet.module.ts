@@ -60,8 +60,8 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     FLEET.GetWalletStats,
-    [FLEET.DeviceStore, FLEET.GroupStore, FLEET.ProofActivity, IDENTITY.KeyUsageTotals, CORE.Clock, CORE.Config],
-    (devices, groups, activity, keyUsage, clock, config) => new GetWalletStats(devices, groups, activity, keyUsage, clock, statusWindows(config)),
+    [FLEET.DeviceStore, FLEET.GroupStore, FLEET.ProofActivity, IDENTITY.KeyUsageTotals, CORE.Clock, CORE.Config, PROOFS.WalletStats],
+    (devices, groups, activity, keyUsage, clock, config, walletStats) => new GetWalletStats(devices, groups, activity, keyUsage, clock, statusWindows(config), walletStats),
   );
 
   provide(

@@ -14,6 +14,9 @@ import { ScoreProof } from '../application/proofs/score-proof.js';
 import { SearchProofs } from '../application/proofs/search-proofs.js';
 import { SubmitProof } from '../application/proofs/submit-proof.js';
 import { VerifyBatch } from '../application/proofs/verify-batch.js';
+import { VerifyEnvelope } from '../application/proofs/verify-envelope.js';
+import { defaultPolicyScorer } from '../application/proofs/default-policy-scorer.js';
+import { KnexWalletStats } from '../adapters/sql/knex-wallet-stats.js';
 import type { Config } from '../config.js';
 import { helperNice } from './core.module.js';
 import { CORE } from './core.tokens.js';
@@ -66,20 +69,25 @@ const module = new ContainerModule(({ bind }) => {
     return tally;
   });
 
-  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections], (checker, store, metrics, clock, rejections) =>
-    new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections),
+  // Each accepted proof is scored once as it is received; its writer sums the score into the
+  // wallet's statistics, which verification calls move too.
+  provide(bind, PROOFS.Scorer, [], () => defaultPolicyScorer);
+  provide(bind, PROOFS.WalletStats, [CORE.Database], (database) => new KnexWalletStats(database));
+  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections, PROOFS.Scorer], (checker, store, metrics, clock, rejections, scorer) =>
+    new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections, scorer),
   );
   provide(bind, PROOFS.GetProof, [PROOFS.Store], (store) => new GetProof(store));
   provide(bind, PROOFS.SearchProofs, [PROOFS.Store], (store) => new SearchProofs(store));
-  provide(bind, PROOFS.VerifyBatch, [PROOFS.BatchVerifier], (verifier) => new VerifyBatch(verifier));
+  provide(bind, PROOFS.VerifyBatch, [PROOFS.BatchVerifier, PROOFS.WalletStats, CORE.Clock], (verifier, store, clock) => new VerifyBatch(verifier, { store, clock }));
+  provide(bind, PROOFS.VerifyEnvelope, [PROOFS.MeasuredProtocol, PROOFS.WalletStats, CORE.Clock], (protocol, store, clock) => new VerifyEnvelope(protocol, { store, clock }));
   provide(bind, PROOFS.ScoreProof, [PROOFS.MeasuredProtocol, PROOFS.Store, CORE.Clock], (protocol, store, clock) => new ScoreProof(protocol, store, clock));
 
   provide(
     bind,
     PROOFS.Routes,
-    [PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol, CORE.Metrics, CORE.Config],
-    (submit, get, search, verifyBatch, score, protocol, metrics, config) =>
-      proofRoutes({ submit, get, search, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
+    [PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyEnvelope, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol, CORE.Metrics, CORE.Config],
+    (submit, get, search, verify, verifyBatch, score, protocol, metrics, config) =>
+      proofRoutes({ submit, get, search, verify, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
   );
 });
 

@@ -12,6 +12,9 @@ import type { ScoreProof } from '../application/proofs/score-proof.js';
 import type { SearchProofs } from '../application/proofs/search-proofs.js';
 import type { SubmitProof } from '../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../application/proofs/verify-batch.js';
+import type { VerifyEnvelope } from '../application/proofs/verify-envelope.js';
+import type { ProofScorer } from '../application/ports/proof-scorer.js';
+import type { WalletStatsStore } from '../application/ports/wallet-stats.js';
 import { token } from './token.js';
 
 /** The proofs slice: the protocol, where proofs are checked and written, and the proof use cases. */
@@ -36,6 +39,11 @@ export const PROOFS = {
   GetProof: token<GetProof>('proofs.GetProof'),
   SearchProofs: token<SearchProofs>('proofs.SearchProofs'),
   VerifyBatch: token<VerifyBatch>('proofs.VerifyBatch'),
+  VerifyEnvelope: token<VerifyEnvelope>('proofs.VerifyEnvelope'),
+  /** Scores each accepted proof once, as it is received (the statistics' scores). */
+  Scorer: token<ProofScorer>('proofs.Scorer'),
+  /** Each wallet's statistics, moved by stored proofs and verification calls; read by the fleet's statistics. */
+  WalletStats: token<WalletStatsStore>('proofs.WalletStats'),
   ScoreProof: token<ScoreProof>('proofs.ScoreProof'),
   Routes: token<readonly AnyRoute[]>('proofs.Routes'),
 } as const;

@@ -100,6 +100,10 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   t.is(stats.wallet_address, alice.address);
   t.is(stats.total_proofs_submitted, valid.length);
   t.is(typeof stats.first_activity, 'string');
+  // Every verify and batch-verify call above counted, one per envelope, passed or failed.
+  t.deepEqual([stats.successful_verifications, stats.failed_verifications, stats.total_verifications], [2 * valid.length, 2 * (cases.length - valid.length), 2 * cases.length]);
+  t.is(stats.proofs_by_robot?.['arm-1'], arm1.length);
+  t.is(stats.activity_timeline?.length, 30);
   t.is((await a.call('GET', `/v1/stats/wallet/${bob.address}`)).status, 403);
 
   // check_access, as the SDK sends it (rpc_url "").

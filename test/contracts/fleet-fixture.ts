@@ -2,6 +2,7 @@ import type { DeviceStore } from '../../src/application/ports/device-store.js';
 import type { GroupStore } from '../../src/application/ports/group-store.js';
 import type { ProofActivityReader } from '../../src/application/ports/proof-activity.js';
 import type { ProofStore } from '../../src/application/ports/proof-store.js';
+import type { WalletStatsStore } from '../../src/application/ports/wallet-stats.js';
 import { aProofRecord } from '../support/mothers.js';
 
 /**
@@ -14,6 +15,8 @@ export interface FleetFixture {
   readonly groups: GroupStore;
   readonly proofs: ProofStore;
   readonly activity: ProofActivityReader;
+  /** The wallet statistics that `proofs` moves as it stores. */
+  readonly stats: WalletStatsStore;
 }
 
 export const T0 = Date.parse('2026-11-21T00:00:00Z');

@@ -7,6 +7,7 @@ import { MemoryFleet } from '../../src/adapters/memory/memory-fleet.js';
 import { MemoryGroupStore } from '../../src/adapters/memory/memory-group-store.js';
 import { MemoryProofActivity } from '../../src/adapters/memory/memory-proof-activity.js';
 import { MemoryProofStore } from '../../src/adapters/memory/memory-proof-store.js';
+import { MemoryWalletStats } from '../../src/adapters/memory/memory-wallet-stats.js';
 import { MemoryTokenBalance } from '../../src/adapters/memory/memory-token-balance.js';
 import { MemoryProofSeries } from '../../src/adapters/memory/memory-usage-series.js';
 import type { Database } from '../../src/adapters/sql/index.js';
@@ -95,7 +96,9 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
     if (options.balances !== 'config') rebind(IDENTITY.TokenBalance).toConstantValue(balances);
     if (options.stores !== 'database') {
       const fleet = options.stores === 'memory' ? new MemoryFleet() : undefined;
-      const proofs = new MemoryProofStore(fleet);
+      // In memory, the wallet statistics hear of each stored proof as the SQL writers count it.
+      const walletStats = fleet ? new MemoryWalletStats(fleet) : undefined;
+      const proofs = new MemoryProofStore(walletStats ?? fleet);
       rebind(PROOFS.Store).toConstantValue(proofs);
       // The overview's series reads the same proofs.
       rebind(DASHBOARD.ProofSeries).toConstantValue(new MemoryProofSeries(proofs));
@@ -103,6 +106,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
         rebind(FLEET.DeviceStore).toConstantValue(new MemoryDeviceStore(fleet));
         rebind(FLEET.GroupStore).toConstantValue(new MemoryGroupStore(fleet));
         rebind(FLEET.ProofActivity).toConstantValue(new MemoryProofActivity(proofs));
+        rebind(PROOFS.WalletStats).toConstantValue(walletStats!);
       }
     }
     rebind(PROOFS.Checker).toConstantValue(checker);

@@ -28,6 +28,12 @@ export class MemoryProofActivity implements ProofActivityReader {
     return { total, since, firstCreatedAtMs: first, lastCreatedAtMs: last };
   }
 
+  async recentScores(wallet: string, limit: number): Promise<readonly number[]> {
+    const page = await this.proofs.search(wallet, { order: 'desc', limit });
+    const records = await Promise.all(page.items.map((p) => this.proofs.get(wallet, p.proofId)));
+    return records.flatMap((r) => (r && r.score !== undefined && r.score !== null ? [r.score] : []));
+  }
+
   async recentEnvelopes(wallet: string, limit: number): Promise<readonly ProofEnvelope[]> {
     const page = await this.proofs.search(wallet, { order: 'desc', limit });
     const records = await Promise.all(page.items.map((p) => this.proofs.get(wallet, p.proofId)));

@@ -32,6 +32,19 @@ export class KnexProofActivity implements ProofActivityReader {
     };
   }
 
+  async recentScores(wallet: string, limit: number): Promise<readonly number[]> {
+    // The kept scores only: no envelope is read, parsed or scored.
+    const rows: Array<{ score: number | null }> = await this.knex('proofs')
+      .select('score')
+      .where('wallet_id', walletKeyOf(this.knex, wallet))
+      .orderBy([
+        { column: 'created_at_ms', order: 'desc' },
+        { column: 'proof_id', order: 'desc' },
+      ])
+      .limit(limit);
+    return rows.flatMap((r) => (r.score === null ? [] : [Number(r.score)]));
+  }
+
   async recentEnvelopes(wallet: string, limit: number): Promise<readonly ProofEnvelope[]> {
     const rows: Array<{ envelope: string }> = await this.knex('proofs')
       .select('envelope')

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
+import { walletStatsCtes } from './wallet-stats-sql.js';
 import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow, type ProofRow } from './proof-rows.js';
 import { knexWalletLookup, WalletKeys } from './wallet-keys.js';
@@ -20,6 +21,7 @@ const COLUMN_TYPES: Record<(typeof NEW_ROW_COLUMNS)[number], string> = {
   topics: 'text',
   search_text: 'text',
   envelope: 'text',
+  score: 'double precision',
 };
 
 const columns = NEW_ROW_COLUMNS.join(', ');
@@ -43,7 +45,7 @@ const BATCH_CTES = `with input as (
   insert into proofs (${columns}, wallet_id)
   select ${columns}, wallet_id from input order by position
   on conflict (wallet_id, proof_id) do nothing
-  returning id, wallet_id, wallet, proof_id, received_at_ms
+  returning id, wallet_id, wallet, proof_id, received_at_ms, task_id, robot_id, score
 ), inserted_topics as (
   insert into proof_topics (proof_pk, wallet_id, topic)
   select inserted.id, inserted.wallet_id, t.topic
@@ -57,7 +59,7 @@ const BATCH_CTES = `with input as (
   group by input.wallet, input.device_id
   order by input.wallet collate "C", input.device_id collate "C"
   ${deviceUpsertConflict('least', 'greatest')}
-)`;
+), ${walletStatsCtes}`;
 
 export const INSERT_BATCH_SQL = `${BATCH_CTES}
 select wallet, proof_id from inserted`;
@@ -91,8 +93,8 @@ union all select null, proof_id, leaf_index from log_leaves where proof_id in (s
 export const SEQUENCE_LOCK_SQL = `begin; select pg_advisory_xact_lock(hashtext('proof-registry:log_leaves:' || current_schema()))`;
 
 /** The statement's name on each connection: pg prepares a named statement once per connection. */
-const STATEMENT_NAME = 'proof_registry_insert_batch_v2';
-const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v1';
+const STATEMENT_NAME = 'proof_registry_insert_batch_v3';
+const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v2';
 
 interface BatchRow {
   readonly wallet: string | null;

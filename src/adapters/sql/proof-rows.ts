@@ -19,9 +19,11 @@ export interface ProofRow {
   readonly topics: string;
   readonly search_text: string;
   readonly envelope: string;
+  /** migrations/007: the score under the default policy as the proof was received. */
+  readonly score: number | null;
 }
 
-export type SummaryRow = Omit<ProofRow, 'id' | 'wallet_id' | 'search_text' | 'envelope'>;
+export type SummaryRow = Omit<ProofRow, 'id' | 'wallet_id' | 'search_text' | 'envelope' | 'score'>;
 /** A row as the writers get it; each writer adds the wallet's key (see wallet-keys.ts). */
 export type NewProofRow = Omit<ProofRow, 'id' | 'wallet_id'>;
 
@@ -41,7 +43,7 @@ export const SUMMARY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** Every column of a new row, for statements written without Knex (the SQLite writer thread). */
-export const NEW_ROW_COLUMNS = [...SUMMARY_COLUMNS, 'search_text', 'envelope'] as const satisfies ReadonlyArray<keyof NewProofRow>;
+export const NEW_ROW_COLUMNS = [...SUMMARY_COLUMNS, 'search_text', 'envelope', 'score'] as const satisfies ReadonlyArray<keyof NewProofRow>;
 // Fails to compile if NewProofRow gains a column that NEW_ROW_COLUMNS does not list.
 const everyColumnListed: Exclude<keyof NewProofRow, (typeof NEW_ROW_COLUMNS)[number]> extends never ? true : never = true;
 void everyColumnListed;
@@ -62,6 +64,7 @@ export function toRow(record: ProofRecord): NewProofRow {
     search_text: record.searchText,
     // Serialized once, here, and never re-serialized: what is stored is what is served.
     envelope: record.envelopeJson ?? JSON.stringify(record.envelope),
+    score: record.score ?? null,
   };
 }
 

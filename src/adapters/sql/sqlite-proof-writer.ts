@@ -7,6 +7,7 @@ import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingR
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
 import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
 import { WalletKeys, type WalletRow } from './wallet-keys.js';
+import { WALLET_STATS_TRIGGER_STATEMENTS } from './wallet-stats-sql.js';
 
 type Value = string | number | null;
 
@@ -258,8 +259,9 @@ export class SqliteProofWriter implements ProofWriter {
 
 /**
  * Runs inside each INSERT of the writer's connection, once per proof it inserts (never for one
- * the conflict clause skipped): the proof's distinct topics go into proof_topics, and its
- * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them. TEMP: it lives
+ * the conflict clause skipped): the proof's distinct topics go into proof_topics, its
+ * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them, and so do its
+ * wallet's statistics (wallet-stats-sql.ts). TEMP: it lives
  * on this connection only, so the schema, the other connections and PostgreSQL do not change.
  *
  * A device id is 1 to DEVICE_ID_MAX characters without U+0000 (isDeviceId). The trigger takes
@@ -273,6 +275,7 @@ const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_an
     select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
     where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0
     ${deviceUpsertConflict('min', 'max')};
+  ${WALLET_STATS_TRIGGER_STATEMENTS}
 end`;
 
 /**

@@ -14,7 +14,11 @@ export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthRep
 /** An edit whose body names nothing to change. */
 export type NothingToChange = { readonly _tag: 'NothingToChange' };
 
+/** A statistics timeline of a length outside 1–365 days. */
+export type InvalidDays = { readonly _tag: 'InvalidDays'; readonly days: number };
+
 export type FleetError =
+  | InvalidDays
   | NothingToChange
   | DeviceNotFound
   | InvalidCursor

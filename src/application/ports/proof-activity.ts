@@ -12,6 +12,8 @@ export interface ProofActivity {
 export interface ProofActivityReader {
   /** Counts; the windows run from each of `sinceMs` to `untilMs` (now), both ends included. */
   activity(wallet: string, sinceMs: readonly number[], untilMs: number): Promise<ProofActivity>;
+  /** The scores kept with the wallet's `limit` latest proofs by created_at (ties: proof id), newest first; unscored ones left out. */
+  recentScores(wallet: string, limit: number): Promise<readonly number[]>;
   /** The envelopes of the wallet's `limit` latest proofs by created_at (ties: proof id), newest first. */
   recentEnvelopes(wallet: string, limit: number): Promise<readonly ProofEnvelope[]>;
 }

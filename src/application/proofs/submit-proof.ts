@@ -3,6 +3,7 @@ import type { ProofFailure } from '../../domain/protocol/failures.js';
 import { toProofRecord, unstorableProof, type ProofRecord, type UnstorableProof } from '../../domain/proof/proof-record.js';
 import type { Clock } from '../ports/clock.js';
 import type { ProofChecker } from '../ports/proof-checker.js';
+import type { ProofScorer } from '../ports/proof-scorer.js';
 import type { ProofStore } from '../ports/proof-store.js';
 import type { SubmissionRefusals } from '../ports/usage-series.js';
 
@@ -36,6 +37,7 @@ export class SubmitProof {
     private readonly store: ProofStore,
     private readonly clock: Clock,
     private readonly refusals?: SubmissionRefusals,
+    private readonly scorer?: ProofScorer,
   ) {}
 
   async execute(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
@@ -48,9 +50,11 @@ export class SubmitProof {
     const verified = await this.checker.check(input.envelope, input.envelopeJson);
     if (E.isLeft(verified)) return verified;
     const checked = input.envelopeJson === undefined ? verified.right : { ...verified.right, envelopeJson: input.envelopeJson };
-    const record = toProofRecord(checked, input.wallet, this.clock.nowMs());
-    const unstorable = unstorableProof(record);
+    const received = toProofRecord(checked, input.wallet, this.clock.nowMs());
+    const unstorable = unstorableProof(received);
     if (unstorable) return E.left(unstorable);
+    // Scored once, here: the score is stored with the proof and summed into the statistics.
+    const record = this.scorer ? { ...received, score: this.scorer.score(received.envelope, received.receivedAtMs) } : received;
     const added = await this.store.add(record);
     return E.right({ record: added.record, stored: added.stored });
   }

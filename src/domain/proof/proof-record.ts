@@ -31,6 +31,8 @@ export interface ProofRecord {
    * wallet stored it first. Absent where the store keeps no log.
    */
   readonly logIndex?: number;
+  /** The proof's score under the default policy as it was received, when it was scored. */
+  readonly score?: number | null;
 }
 
 export type ProofSummary = Omit<ProofRecord, 'envelope' | 'envelopeJson' | 'searchText'>;

@@ -20,7 +20,9 @@ const postgresDatabase = (t: ExecutionContext) => emptyPostgresDatabase(t, 'wall
 /** Rows as 001_proofs laid them out: the wallet's address where its key now is. */
 async function insertOldRows(knex: Knex, records: readonly ProofRecord[]): Promise<void> {
   for (const record of records) {
-    const [inserted] = (await knex('proofs').insert(toRow(record)).returning('id')) as Array<{ id: number | string }>;
+    // The score column came later (007).
+    const { score: _score, ...row } = toRow(record);
+    const [inserted] = (await knex('proofs').insert(row).returning('id')) as Array<{ id: number | string }>;
     const topics = [...new Set(record.topics)].map((topic) => ({ proof_pk: inserted!.id, wallet: record.wallet, topic }));
     if (topics.length > 0) await knex('proof_topics').insert(topics);
   }

@@ -2,6 +2,7 @@ import test from 'ava';
 import { MemoryDeviceStore } from '../../../src/adapters/memory/memory-device-store.js';
 import { MemoryFleet } from '../../../src/adapters/memory/memory-fleet.js';
 import { MemoryGroupStore } from '../../../src/adapters/memory/memory-group-store.js';
+import { MemoryWalletStats } from '../../../src/adapters/memory/memory-wallet-stats.js';
 import { MemoryProofActivity } from '../../../src/adapters/memory/memory-proof-activity.js';
 import { MemoryProofStore } from '../../../src/adapters/memory/memory-proof-store.js';
 import { AssignDevices } from '../../../src/application/fleet/assign-devices.js';
@@ -70,7 +71,7 @@ test('wallet statistics are only the caller\'s own; key usage sums the wallet\'s
   const { devices, groups, proofs } = world();
   const key = (requestCount: number, errorCount: number) => ({ requestCount, errorCount }) as ApiKeyRecord;
   const keyUsage = new KeyStoreUsageTotals({ listByWallet: async (w) => (w === WALLET_A ? [key(10, 1), key(5, 4)] : []) });
-  const stats = new GetWalletStats(devices, groups, new MemoryProofActivity(proofs), keyUsage, clock, windows);
+  const stats = new GetWalletStats(devices, groups, new MemoryProofActivity(proofs), keyUsage, clock, windows, new MemoryWalletStats());
   t.deepEqual(await stats.execute({ caller: WALLET_B, wallet: WALLET_A }), { _tag: 'Left', left: { _tag: 'NotYourWallet', wallet: WALLET_A } });
   const own = await stats.execute({ caller: WALLET_A, wallet: WALLET_A });
   t.like(own, { _tag: 'Right', right: { apiKeys: { requests: 15, errors: 5, errorRate: 0.3333 }, proofs: { total: 0 } } });

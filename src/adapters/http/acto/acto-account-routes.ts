@@ -1,12 +1,10 @@
 import * as t from 'io-ts';
 import type { GetWalletStats } from '../../../application/fleet/get-wallet-stats.js';
-import type { GetActivitySeries } from '../../../application/dashboard/get-activity-series.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import { WalletParams } from '../codecs/fleet.codecs.js';
 import { orProblem } from '../http-error.js';
 import { route, type AnyRoute } from '../route.js';
-import { dashboardProblem } from '../routes/dashboard-problems.js';
 import { AUTHED, errorResponses } from '../routes/error-responses.js';
 import { fleetProblem } from '../routes/fleet-problems.js';
 import { identityProblem } from '../routes/identity-problems.js';
@@ -14,14 +12,10 @@ import * as c from './acto.codecs.js';
 
 export interface ActoAccountRouteDeps {
   readonly stats: GetWalletStats;
-  readonly series: GetActivitySeries;
   readonly checkAccess: CheckAccess;
 }
 
 const errors = errorResponses({ 403: 'Another wallet\'s address, a wallet mismatch, or a token balance below the minimum.' });
-
-/** Days of activity_timeline: ACTO's default window. */
-const TIMELINE_DAYS = 30;
 
 /** The ACTO SDK's statistics and access calls. */
 export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
@@ -32,26 +26,30 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       operationId: 'actoWalletStats',
       tag: 'acto statistics',
       summary: 'Statistics of the caller\'s own wallet (ACTOClient.get_wallet_stats)',
-      description: `Proofs submitted, first and last activity (created_at of the first and latest proof), proofs by robot, the average score of the latest proofs, and activity_timeline: proofs per UTC day over the last ${TIMELINE_DAYS} days. Another wallet's address gives 403.`,
+      description: 'As GET /v1/stats/wallet/{addr}: proofs accepted, verification calls passed and failed (counted as they are answered, on /v1 and /acto alike), first and last activity, the 10 robots and tasks with the most proofs, the average score of every proof, and activity_timeline: proofs and verifications per UTC day over the last 30 days. Another wallet\'s address gives 403.',
       auth: 'api_key',
       params: WalletParams,
       responses: { 200: { description: 'The statistics.', body: c.StatsResponse }, ...errors(...AUTHED) },
       handle: async ({ params, principal }) => {
-        const stats = orProblem(await d.stats.execute({ caller: principal!.wallet, wallet: params.addr }), fleetProblem);
-        const nowMs = stats.generatedAtMs;
-        const series = orProblem(
-          await d.series.execute({ caller: principal!.wallet, wallet: params.addr, bucket: 'day', fromMs: nowMs - (TIMELINE_DAYS - 1) * 86_400_000, toMs: nowMs + 1 }),
-          dashboardProblem,
-        );
+        const s = orProblem(await d.stats.execute({ caller: principal!.wallet, wallet: params.addr }), fleetProblem);
+        const iso = (ms: number | null) => (ms === null ? null : toRfc3339(ms));
+        const average = s.score.averageAll ?? s.score.average;
         return {
           status: 200,
           body: {
-            wallet_address: stats.wallet,
-            total_proofs_submitted: stats.proofs.total,
-            ...(stats.score.average !== null ? { average_reputation_score: stats.score.average } : {}),
-            first_activity: stats.proofs.firstAtMs === null ? null : toRfc3339(stats.proofs.firstAtMs),
-            last_activity: stats.proofs.lastAtMs === null ? null : toRfc3339(stats.proofs.lastAtMs),
-            activity_timeline: series.points.map((p) => ({ date: toRfc3339(p.startMs).slice(0, 10), proof_count: p.proofs })),
+            wallet_address: s.wallet,
+            total_proofs_submitted: s.proofsSubmitted,
+            total_verifications: s.verifications.total,
+            successful_verifications: s.verifications.successful,
+            failed_verifications: s.verifications.failed,
+            // Absent while there is nothing to rate (the SDK then reads its default, 0.0).
+            ...(s.verifications.successRate !== null ? { verification_success_rate: s.verifications.successRate } : {}),
+            ...(average !== null ? { average_reputation_score: average } : {}),
+            first_activity: iso(s.activity.firstMs),
+            last_activity: iso(s.activity.lastMs),
+            proofs_by_robot: Object.fromEntries(s.topRobots.map((r) => [r.name, r.count])),
+            proofs_by_task: Object.fromEntries(s.topTasks.map((r) => [r.name, r.count])),
+            activity_timeline: s.timeline.map((day) => ({ date: toRfc3339(day.dayMs).slice(0, 10), proof_count: day.proofs, verification_count: day.verifications })),
           },
         };
       },

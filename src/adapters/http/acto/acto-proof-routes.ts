@@ -6,8 +6,8 @@ import { MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js
 import type { SearchInput, SearchProofs } from '../../../application/proofs/search-proofs.js';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
+import type { VerifyEnvelope } from '../../../application/proofs/verify-envelope.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
-import { toReport } from '../../../application/verify-proof.js';
 import * as v1 from '../codecs/proof.codecs.js';
 import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
@@ -23,6 +23,7 @@ export interface ActoProofRouteDeps {
   readonly submit: SubmitProof;
   readonly get: GetProof;
   readonly search: SearchProofs;
+  readonly verify: VerifyEnvelope;
   readonly verifyBatch: VerifyBatch;
   readonly score: ScoreProof;
   readonly protocol: ProofProtocol;
@@ -123,8 +124,9 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       body: v1.VerifyBody,
       rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, rawBody }) => {
-        const report = toReport(d.protocol.check(body.envelope, receivedBody(rawBody, maxDepth).envelope()));
+      handle: async ({ body, principal, rawBody }) => {
+        // Counted in the caller's statistics, valid or not, as on /v1.
+        const report = await d.verify.execute(body.envelope, principal?.wallet, receivedBody(rawBody, maxDepth).envelope());
         d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
         return { status: 200, body: { ...report, reason: reasonOf(report), payload_hash: report.proof_id } };
       },
@@ -140,8 +142,8 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       bodyLimitBytes: d.batchBodyLimitBytes,
       rawBody: true,
       responses: { 200: { description: 'One result per envelope, in order.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, rawBody }) => {
-        const result = await d.verifyBatch.execute(body.envelopes, receivedBody(rawBody, maxDepth).envelopes());
+      handle: async ({ body, principal, rawBody }) => {
+        const result = await d.verifyBatch.execute(body.envelopes, principal?.wallet, receivedBody(rawBody, maxDepth).envelopes());
         d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
         d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
         const results = result.results.map((r) => ({ ...r, reason: reasonOf(r), payload_hash: r.proof_id }));

@@ -127,7 +127,7 @@ export const StatsResponse = t.intersection(
       last_activity: NullableString,
       proofs_by_robot: t.record(t.string, t.number),
       proofs_by_task: t.record(t.string, t.number),
-      activity_timeline: t.array(t.type({ date: t.string, proof_count: t.number })),
+      activity_timeline: t.array(t.type({ date: t.string, proof_count: t.number, verification_count: t.number })),
     }),
   ],
   'ActoWalletStats',

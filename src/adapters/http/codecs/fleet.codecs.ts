@@ -334,8 +334,24 @@ export const StatsResponse = t.type(
     proofs: t.type({ total: t.number, last_24h: t.number, last_7d: t.number, first_at: NullableString, last_at: NullableString, basis: t.string }),
     devices: t.type({ total: t.number, by_status: Statuses }),
     groups: t.type({ total: t.number }),
-    score: t.type({ average: NullableNumber, min: NullableNumber, max: NullableNumber, sample_size: t.number, sample_limit: t.number, basis: t.string, policy: t.string }),
+    score: t.type({
+      average: NullableNumber,
+      min: NullableNumber,
+      max: NullableNumber,
+      sample_size: t.number,
+      sample_limit: t.number,
+      basis: t.string,
+      policy: t.string,
+      average_all: NullableNumber,
+      scored_proofs: t.number,
+    }),
     api_keys: t.type({ requests: t.number, errors: t.number, error_rate: NullableNumber }),
+    proofs_submitted: t.number,
+    verifications: t.type({ total: t.number, successful: t.number, failed: t.number, success_rate: NullableNumber }),
+    activity: t.type({ first_at: NullableString, last_at: NullableString, basis: t.string }),
+    proofs_by_robot: t.array(t.type({ robot_id: t.string, proofs: t.number })),
+    proofs_by_task: t.array(t.type({ task_id: t.string, proofs: t.number })),
+    timeline: t.type({ days: t.number, basis: t.string, points: t.array(t.type({ date: t.string, proofs: t.number, verifications: t.number })) }),
   },
   'WalletStats',
 );
@@ -343,3 +359,5 @@ export const StatsResponse = t.type(
 export const HealthRecordedResponse = t.type({ report: HealthReportResponse, device: DeviceResponse }, 'HealthRecorded');
 
 export const LatestHealthResponse = t.type({ device_id: t.string, health: t.union([HealthReportResponse, t.null]) }, 'LatestHealth');
+
+export const StatsQuery = t.partial({ days: intFromQuery('days', 1, 365, 30) }, 'WalletStatsQuery');

@@ -119,9 +119,25 @@ export function statsBody(s: WalletStats) {
       max: s.score.max,
       sample_size: s.score.sampleSize,
       sample_limit: s.score.sampleLimit,
-      basis: `the wallet's ${s.score.sampleLimit} most recent proofs by created_at, scored now`,
+      basis: `the wallet's ${s.score.sampleLimit} most recent proofs by created_at, each scored once as it was received`,
       policy: s.score.policy,
+      average_all: s.score.averageAll,
+      scored_proofs: s.score.scoredProofs,
     },
     api_keys: { requests: s.apiKeys.requests, errors: s.apiKeys.errors, error_rate: s.apiKeys.errorRate },
+    proofs_submitted: s.proofsSubmitted,
+    verifications: { total: s.verifications.total, successful: s.verifications.successful, failed: s.verifications.failed, success_rate: s.verifications.successRate },
+    activity: {
+      first_at: isoOrNull(s.activity.firstMs),
+      last_at: isoOrNull(s.activity.lastMs),
+      basis: 'registry time of each proof accepted and each verification call answered',
+    },
+    proofs_by_robot: s.topRobots.map((r) => ({ robot_id: r.name, proofs: r.count })),
+    proofs_by_task: s.topTasks.map((r) => ({ task_id: r.name, proofs: r.count })),
+    timeline: {
+      days: s.timeline.length,
+      basis: 'UTC days of the registry time each proof was accepted and each verification call answered',
+      points: s.timeline.map((d) => ({ date: iso(d.dayMs).slice(0, 10), proofs: d.proofs, verifications: d.verifications })),
+    },
   };
 }

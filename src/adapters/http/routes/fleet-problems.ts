@@ -23,6 +23,8 @@ export function fleetProblem(e: FleetError): HttpError {
       return new HttpError(422, describeInvalidText(e), { code: 'validation_error', path: e.field });
     case 'InvalidHealthReport':
       return new HttpError(422, e.detail, { code: 'validation_error', path: e.field });
+    case 'InvalidDays':
+      return new HttpError(422, `days must be an integer from 1 to 365 (got ${e.days})`, { code: 'validation_error', path: 'days' });
     case 'NothingToChange':
       return new HttpError(422, 'the body must hold at least one member to change', { code: 'validation_error' });
     case 'NotYourWallet':

@@ -6,8 +6,8 @@ import type { SearchFailure, SearchInput, SearchProofs, SearchResult } from '../
 import type * as t from 'io-ts';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
+import type { VerifyEnvelope } from '../../../application/proofs/verify-envelope.js';
 import type { ProofProtocol } from '../../../application/proof-protocol.js';
-import { toReport } from '../../../application/verify-proof.js';
 import { toUtcRfc3339 } from '../../../domain/protocol/datetime.js';
 import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
 import * as c from '../codecs/proof.codecs.js';
@@ -22,6 +22,7 @@ export interface ProofRouteDeps {
   readonly submit: SubmitProof;
   readonly get: GetProof;
   readonly search: SearchProofs;
+  readonly verify: VerifyEnvelope;
   readonly verifyBatch: VerifyBatch;
   readonly score: ScoreProof;
   readonly protocol: ProofProtocol;
@@ -111,8 +112,9 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       body: c.VerifyBody,
       rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, rawBody }) => {
-        const report = toReport(d.protocol.check(body.envelope, receivedBody(rawBody, maxDepth).envelope()));
+      handle: async ({ body, principal, rawBody }) => {
+        // Counted in the caller's statistics, valid or not.
+        const report = await d.verify.execute(body.envelope, principal?.wallet, receivedBody(rawBody, maxDepth).envelope());
         d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
         return { status: 200, body: report };
       },
@@ -129,8 +131,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       bodyLimitBytes: d.batchBodyLimitBytes,
       rawBody: true,
       responses: { 200: { description: 'One result per envelope.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, rawBody }) => {
-        const result = await d.verifyBatch.execute(body.envelopes, receivedBody(rawBody, maxDepth).envelopes());
+      handle: async ({ body, principal, rawBody }) => {
+        const result = await d.verifyBatch.execute(body.envelopes, principal?.wallet, receivedBody(rawBody, maxDepth).envelopes());
         d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
         d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
         return { status: 200, body: result };
