@@ -74,6 +74,7 @@ export interface Group {
   description: string | null;
   device_count: number;
   created_at: string;
+  color: string | null;
 }
 
 export interface Fleet {

@@ -146,6 +146,16 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().waitForFunction(() => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2);
     await checkPage(t, w, shot('fleet'));
 
+    // Edit the group: a description and a colour, shown as a swatch.
+    await page().getByRole('button', { name: 'Edit the group Line A' }).click();
+    await page().getByLabel('Group description').fill('Packing line, north hall');
+    await page().getByLabel('Colour').fill('#e07b00');
+    await page().getByRole('button', { name: 'Save group' }).click();
+    await page().locator('.note-success').getByText('Saved the group “Line A”.').waitFor();
+    await page().locator('.group-list .swatch').waitFor();
+    const groups = await registry.call('GET', '/v1/fleet/groups', { token: await registry.signIn(wallet), wallet: wallet.address });
+    t.like(groups.body.items[0], { name: 'Line A', description: 'Packing line, north hall', color: '#e07b00' });
+
     await page().getByLabel('Select arm-2').check();
     await page().getByRole('button', { name: 'Remove from “Line A”' }).click();
     await page().locator('.note-success').getByText('Removed 1 of 1 device from “Line A”.').waitFor();
