@@ -37,7 +37,18 @@ export interface Health {
   temperature_c: number | null;
   uptime_s: number | null;
   message: string | null;
+  metrics: Record<string, number> | null;
   received_at: string;
+  // Present when the device sent them (the ACTO SDK's metric set).
+  cpu_temperature?: number;
+  memory_used_mb?: number;
+  memory_total_mb?: number;
+  battery_charging?: boolean;
+  disk_percent?: number;
+  network_connected?: boolean;
+  network_type?: string;
+  custom_metrics?: Record<string, string | number | boolean>;
+  status_derived?: true;
 }
 
 export interface Device {
@@ -51,6 +62,10 @@ export interface Device {
   last_proof_at: string | null;
   proof_count: number;
   last_health: Health | null;
+  description: string | null;
+  type: string | null;
+  sort_order: number | null;
+  hidden: boolean;
 }
 
 export interface Group {
@@ -59,6 +74,7 @@ export interface Group {
   description: string | null;
   device_count: number;
   created_at: string;
+  color: string | null;
 }
 
 export interface Fleet {

@@ -146,6 +146,16 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().waitForFunction(() => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2);
     await checkPage(t, w, shot('fleet'));
 
+    // Edit the group: a description and a colour, shown as a swatch.
+    await page().getByRole('button', { name: 'Edit the group Line A' }).click();
+    await page().getByLabel('Group description').fill('Packing line, north hall');
+    await page().getByLabel('Colour').fill('#e07b00');
+    await page().getByRole('button', { name: 'Save group' }).click();
+    await page().locator('.note-success').getByText('Saved the group “Line A”.').waitFor();
+    await page().locator('.group-list .swatch').waitFor();
+    const groups = await registry.call('GET', '/v1/fleet/groups', { token: await registry.signIn(wallet), wallet: wallet.address });
+    t.like(groups.body.items[0], { name: 'Line A', description: 'Packing line, north hall', color: '#e07b00' });
+
     await page().getByLabel('Select arm-2').check();
     await page().getByRole('button', { name: 'Remove from “Line A”' }).click();
     await page().locator('.note-success').getByText('Removed 1 of 1 device from “Line A”.').waitFor();
@@ -169,7 +179,34 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().getByLabel('Display name').fill('Picker <one>');
     await page().getByRole('button', { name: 'Rename' }).click();
     await page().getByRole('heading', { level: 1, name: 'Picker <one>' }).waitFor();
-    t.pass();
+
+    // A robot reports the ACTO SDK's metric set with its API key and no status: the page shows
+    // every reading, the custom ones too, and that the status was derived.
+    const sdk = { cpu_percent: 30, cpu_temperature: 62.5, memory_used_mb: 2048, memory_total_mb: 4096, battery_percent: 85, battery_charging: true, disk_percent: 40, network_connected: true, network_type: 'wifi', uptime_seconds: 7200, temperature: 35.5, custom_metrics: { firmware: '1.2.3', gripper_ok: true } };
+    t.is((await withKey('POST', '/v1/fleet/devices/arm-1/health', sdk)).status, 201);
+    await page().reload();
+    const readings = page().getByLabel('Latest health readings');
+    await readings.getByText('62.5 °C').waitFor();
+    const text = await readings.innerText();
+    for (const shown of ['ok (derived from the readings)', '2,048 of 4,096 MB', 'connected (wifi)', 'firmware', '1.2.3', 'gripper_ok', 'true', '35.5 °C', '120 min']) t.true(text.includes(shown), shown);
+    // Type and description.
+    await page().getByLabel('Type').fill('arm');
+    await page().getByLabel('Description').fill('Left picker, bay 3');
+    await page().getByRole('button', { name: 'Save details' }).click();
+    await page().getByText('Details saved.').waitFor();
+    const device = await registry.call('GET', '/v1/fleet/devices/arm-1', { token: await registry.signIn(wallet), wallet: wallet.address });
+    t.like(device.body, { type: 'arm', description: 'Left picker, bay 3' });
+    await checkPage(t, w, shot('device-details'));
+    // Hide it: it leaves the fleet list until its next report.
+    await page().getByRole('button', { name: 'Hide device' }).click();
+    await page().getByRole('dialog').getByRole('button', { name: 'Hide device' }).click();
+    await page().getByText('This device is hidden from the fleet.').waitFor();
+    await go('fleet', 'Fleet');
+    await page().getByRole('link', { name: 'arm-2' }).waitFor();
+    t.is(await page().getByRole('link', { name: 'Picker <one>' }).count(), 0);
+    t.is((await withKey('POST', '/v1/fleet/devices/arm-1/health', { cpu_percent: 31 })).status, 201);
+    await page().reload();
+    await page().getByRole('link', { name: 'Picker <one>' }).waitFor();
   });
 
   test.serial(`${label}: proofs: every filter in the URL, kept on reload; a proof page shows its envelope as text, its checks and score`, async (t) => {
@@ -220,7 +257,8 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().getByRole('button', { name: 'Delete the key warehouse robots' }).click();
     const dialog = page().getByRole('dialog');
     await dialog.waitFor();
-    t.regex(await dialog.innerText(), /last used just now .* has made 4 requests/s);
+    // Four calls of the walkthrough and the robot's two health reports on the device page.
+    t.regex(await dialog.innerText(), /last used just now .* has made 6 requests/s);
     await checkPage(t, w, shot('keys-delete-dialog'));
     await dialog.getByRole('button', { name: 'Delete key' }).click();
     await page().getByText('No API keys yet').waitFor();

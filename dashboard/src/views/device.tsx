@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, query } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { ViewHeader } from '../components/layout.js';
-import { Empty, ErrorNote, Link, Loading, Stat, StatusBadge } from '../components/ui.js';
+import { ConfirmDialog, Empty, ErrorNote, Link, Loading, Stat, StatusBadge } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { fmtAgo, fmtDate, fmtNumber } from '../format.js';
 import { BASE } from '../router.js';
@@ -21,11 +21,38 @@ const READINGS = [
   ['temperature_c', 'Temperature', '°C', '--chart-4'],
 ] as const;
 
+const yesNo = (v: boolean | undefined, yes: string, no: string) => (v === undefined ? undefined : v ? yes : no);
+const num = (v: number | null | undefined, unit: string) => (v === null || v === undefined ? undefined : `${fmtNumber(v)} ${unit}`);
+
+/** Every reading of a report that the device sent, labelled, in a fixed order. */
+function readingsOf(h: Health): Array<[string, string]> {
+  const memory = h.memory_used_mb !== undefined && h.memory_total_mb !== undefined ? `${fmtNumber(h.memory_used_mb)} of ${fmtNumber(h.memory_total_mb)} MB` : num(h.memory_used_mb ?? h.memory_total_mb, 'MB');
+  const rows: Array<[string, string | undefined]> = [
+    ['Status', `${h.status}${h.status_derived ? ' (derived from the readings)' : ''}`],
+    ['CPU', num(h.cpu_percent, '%')],
+    ['CPU temperature', num(h.cpu_temperature, '°C')],
+    ['Memory', num(h.memory_percent, '%')],
+    ['Memory used', memory],
+    ['Disk', num(h.disk_percent, '%')],
+    ['Battery', num(h.battery_percent, '%')],
+    ['Charging', yesNo(h.battery_charging, 'yes', 'no')],
+    ['Network', yesNo(h.network_connected, `connected${h.network_type ? ` (${h.network_type})` : ''}`, 'disconnected') ?? h.network_type],
+    ['Temperature', num(h.temperature_c, '°C')],
+    ['Uptime', h.uptime_s === null ? undefined : `${fmtNumber(Math.round(h.uptime_s / 60))} min`],
+    ['Message', h.message ?? undefined],
+    ...Object.entries(h.metrics ?? {}).map(([k, v]): [string, string] => [k, fmtNumber(v)]),
+    ...Object.entries(h.custom_metrics ?? {}).map(([k, v]): [string, string] => [k, typeof v === 'number' ? fmtNumber(v) : String(v)]),
+  ];
+  return rows.filter((r): r is [string, string] => r[1] !== undefined);
+}
+
 export function DevicePage({ deviceId }: { deviceId: string }) {
   const device = useData(() => api<DeviceDetail>('GET', `/v1/fleet/devices/${encodeURIComponent(deviceId)}${query({ health_limit: 200, proof_limit: 20 })}`), deviceId, 30_000);
   const [name, setName] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<Error | null>(null);
   const [saved, setSaved] = useState('');
+  const [details, setDetails] = useState<{ type: string; description: string } | null>(null);
+  const [hiding, setHiding] = useState(false);
   const d = device.value;
   if (device.error instanceof ApiError && device.error.status === 404) {
     return (
@@ -42,6 +69,31 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
       const updated = await api<Device>('PATCH', `/v1/fleet/devices/${encodeURIComponent(deviceId)}/name`, { name: (name ?? '').trim() });
       setSaved(`Renamed to “${updated.name}”.`);
       setName(null);
+      device.reload();
+    } catch (err) {
+      setSaveError(err as Error);
+    }
+  };
+  const saveDetails = async (e: Event) => {
+    e.preventDefault();
+    if (!details) return;
+    setSaveError(null);
+    try {
+      await api<Device>('PATCH', `/v1/fleet/devices/${encodeURIComponent(deviceId)}`, { type: details.type, description: details.description });
+      setSaved('Details saved.');
+      setDetails(null);
+      device.reload();
+    } catch (err) {
+      setSaveError(err as Error);
+    }
+  };
+  const hide = async (confirmed: boolean) => {
+    setHiding(false);
+    if (!confirmed) return;
+    setSaveError(null);
+    try {
+      await api('DELETE', `/v1/fleet/devices/${encodeURIComponent(deviceId)}`);
+      setSaved('Hidden from the fleet. It comes back with its next proof or health report.');
       device.reload();
     } catch (err) {
       setSaveError(err as Error);
@@ -67,8 +119,25 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
             <Stat label="Last health" value={d.last_health?.status ?? '—'} hint={d.last_health?.message ?? (d.last_health ? fmtDate(d.last_health.received_at) : 'no report yet')} />
             <Stat label="First seen" value={fmtAgo(d.first_seen_at)} hint={fmtDate(d.first_seen_at)} />
           </dl>
+          {d.hidden ? <p class="note note-warning">This device is hidden from the fleet. It comes back with its next proof or health report.</p> : null}
           <div class="panel">
-            <h2>Name</h2>
+            <h2>Latest health</h2>
+            {d.last_health ? (
+              <dl class="readings" aria-label="Latest health readings">
+                {readingsOf(d.last_health).map(([label, value]) => (
+                  <div key={label}>
+                    <dt>{label}</dt>
+                    <dd>{value}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : (
+              <Empty title="No health report yet" />
+            )}
+            {d.last_health ? <p class="muted">Reported {fmtAgo(d.last_health.received_at)}.</p> : null}
+          </div>
+          <div class="panel">
+            <h2>Name and details</h2>
             <form class="inline-form" onSubmit={rename}>
               <label for="device-name">Display name</label>
               <input id="device-name" required maxLength={100} value={name ?? d.name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
@@ -76,10 +145,29 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
                 Rename
               </button>
             </form>
+            <form class="stack-form" onSubmit={saveDetails}>
+              <label for="device-type">Type</label>
+              <input id="device-type" maxLength={64} placeholder="e.g. arm, drone, camera" value={details?.type ?? d.type ?? ''} onInput={(e) => setDetails({ type: (e.target as HTMLInputElement).value, description: details?.description ?? d.description ?? '' })} />
+              <label for="device-description">Description</label>
+              <textarea id="device-description" maxLength={500} rows={3} value={details?.description ?? d.description ?? ''} onInput={(e) => setDetails({ type: details?.type ?? d.type ?? '', description: (e.target as HTMLTextAreaElement).value })} />
+              <div>
+                <button type="submit" class="button" disabled={details === null}>
+                  Save details
+                </button>{' '}
+                {d.hidden ? null : (
+                  <button type="button" class="button danger" onClick={() => setHiding(true)}>
+                    Hide device
+                  </button>
+                )}
+              </div>
+            </form>
             <p role="status" class="muted">
               {saved}
             </p>
             <ErrorNote error={saveError} />
+            <ConfirmDialog open={hiding} title={`Hide “${d.name}”?`} confirmLabel="Hide device" onClose={hide}>
+              <p>It leaves the fleet list, its counts and its group. Its proofs and health history stay, and it comes back with its next proof or health report.</p>
+            </ConfirmDialog>
           </div>
           <div class="panel">
             <h2>Health history</h2>
