@@ -8,6 +8,7 @@ import { benchFleetOverview } from './fleet-overview.js';
 import { fleetProofBodies } from './fleet-proofs.js';
 import { load, type LoadFigures } from './http-load.js';
 import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
+import { benchLog } from './log.js';
 import { pacedLoad } from './paced-load.js';
 import { createApiKey, fundWallet } from './provision.js';
 import { benchReadersAndWriters, printReadersAndWriters } from './readers-and-writers.js';
@@ -155,6 +156,10 @@ async function main(): Promise<void> {
   } finally {
     await ceilingServer.stop();
   }
+
+  await quietMachine('the transparency log');
+  // Printed here, before the tables below: log on and off in turns, inclusion proofs at 1,000,000 leaves, checkpoint latency.
+  await benchLog({ rounds: ROUNDS, sliceS: DURATION_S / ROUNDS, connections: CONNECTIONS, treeSize: 1_000_000 });
 
   await quietMachine('PostgreSQL writes beside readers');
   const readersAndWriters = await benchReadersAndWriters();

@@ -5,6 +5,7 @@ import { CliError, EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './comma
 import { keygenCommand } from './keygen.js';
 import { keysCommand } from './keys.js';
 import { ledgerCommand } from './ledger.js';
+import { logCommand } from './log.js';
 import { loginCommand } from './login.js';
 import { migrateCommand } from './migrate.js';
 import { signCommand } from './sign.js';
@@ -16,6 +17,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   keygen: keygenCommand,
   keys: keysCommand,
   ledger: ledgerCommand,
+  log: logCommand,
   login: loginCommand,
   migrate: migrateCommand,
   sign: signCommand,

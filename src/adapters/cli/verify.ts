@@ -1,4 +1,10 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { LogVerifier, type InclusionAnswerJson } from '../../application/log/log-verifier.js';
 import type { VerificationReport } from '../../application/verify-proof.js';
+import { hexToBytes } from '../../domain/protocol/encoding.js';
+import { NodeEd25519 } from '../crypto/node-ed25519.js';
+import { NodeSha256 } from '../crypto/node-sha256.js';
+import { describeAnswerFailure } from './log.js';
 import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
 import { receivedText } from '../../application/received-envelope.js';
 import {
@@ -13,7 +19,7 @@ import {
   type Command,
 } from './command.js';
 
-const USAGE = `Usage: proof-registry verify [--json] [--ed25519 sodium|node|tweetnacl] <envelope.json|->
+const USAGE = `Usage: proof-registry verify [--json] [--ed25519 sodium|node|tweetnacl] [--inclusion F --vkey V] <envelope.json|->
 
 Verifies a proof envelope (protocol v1), bare or wrapped as {"envelope": ...}.
 Its hashes may be of the JCS form or of the ACTO SDK's (orjson), which depends on
@@ -22,6 +28,10 @@ Exit code: 0 valid, 1 invalid, 2 usage or input error (missing file, not JSON).
 
 Options:
   --json               print the verification report as JSON
+  --inclusion <file>   also check, offline, that the proof is in the registry's
+                       transparency log: the file is GET /v1/log/inclusion/<proof_id>'s
+                       answer (e.g. from 'proof-registry log inclusion --out'); needs --vkey
+  --vkey <vkey>        the log's verifier key (GET /v1/log/key, "vkey")
   --ed25519 <adapter>  sodium (libsodium, default), node (OpenSSL) or tweetnacl
                        (pure JavaScript); all three accept the same signatures
   -h, --help           show this help
@@ -30,7 +40,11 @@ Options:
 const OPTIONS = {
   json: { type: 'boolean' },
   ed25519: { type: 'string' },
+  inclusion: { type: 'string' },
+  vkey: { type: 'string' },
 } as const;
+
+const logVerifier = new LogVerifier(new NodeSha256(), new NodeEd25519());
 
 export const verifyCommand: Command = {
   summary: 'verify a proof envelope (exit 0 valid, 1 invalid)',
@@ -52,8 +66,19 @@ export const verifyCommand: Command = {
     const wrapped = isWrapped(json);
     const received = receivedText(source.text, protocol.limits.maxDepth + (wrapped ? 1 : 0));
     const report = protocol.verify(wrapped ? json.envelope : json, wrapped ? received('envelope') : received());
+    if (values.inclusion !== undefined && values.vkey === undefined) throw new CliError('--inclusion needs --vkey, the log key to check its checkpoint with');
     io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    return report.valid ? EXIT_OK : EXIT_INVALID;
+    if (!report.valid) return EXIT_INVALID;
+    if (values.inclusion === undefined) return EXIT_OK;
+    const inclusion = await readSource(values.inclusion, io);
+    const answer = parseJson(inclusion.text, inclusion.name) as InclusionAnswerJson;
+    const included = logVerifier.verifyInclusionAnswer(answer, values.vkey!, hexToBytes(report.proof_id!)!);
+    if (E.isLeft(included)) {
+      io.stdout.write(`not shown in the log  ${describeAnswerFailure(included.left)}\n`);
+      return EXIT_INVALID;
+    }
+    io.stdout.write(`in the log  leaf ${answer.log_index} of ${answer.tree_size}, checkpoint of ${included.right.origin} signed by its key\n`);
+    return EXIT_OK;
   },
 };
 
