@@ -59,24 +59,43 @@ async function submit(url: string, wallet: string, taskId: string): Promise<{ pr
 const getJson = async (url: string) => (await fetch(url)).json() as Promise<Record<string, unknown> & { vkey: string }>;
 const getText = async (url: string) => (await fetch(url)).text();
 
-/** Submits from `workers` loops until `stop` says so; every acknowledgement is kept. */
+/**
+ * Submits from `workers` loops until `stop` says so; every acknowledgement is kept. A
+ * submission that got no answer (the server was killed under it) may still have been stored,
+ * its leaf taken, just before the kill: `resubmitUnanswered` sends each again, as a client
+ * does, and the answer (a duplicate's, if it was stored) names its leaf.
+ */
 function load(urls: () => readonly string[], acked: Map<string, number>, label: string, workers = 4) {
   let running = true;
   let n = 0;
+  const unanswered: Array<{ wallet: string; taskId: string }> = [];
+  const keep = (reply: { proof_id: string; log_index: number }) => {
+    const known = acked.get(reply.proof_id);
+    if (known !== undefined && known !== reply.log_index) throw new Error(`proof ${reply.proof_id} answered log_index ${reply.log_index}, then ${known}`);
+    acked.set(reply.proof_id, reply.log_index);
+  };
   const loops = Array.from({ length: workers }, async (_, w) => {
     while (running) {
       const target = urls()[w % urls().length]!;
       // Every fifth proof is one already submitted, from the other wallet: it must add no leaf.
       const i = n++;
-      const reply = await submit(target, w % 2 ? WALLET_A : WALLET_B, i % 5 === 4 ? `${label}-${i - 4}` : `${label}-${i}`);
-      if (reply) {
-        const known = acked.get(reply.proof_id);
-        if (known !== undefined && known !== reply.log_index) throw new Error(`proof ${reply.proof_id} answered log_index ${reply.log_index}, then ${known}`);
-        acked.set(reply.proof_id, reply.log_index);
-      }
+      const attempt = { wallet: w % 2 ? WALLET_A : WALLET_B, taskId: i % 5 === 4 ? `${label}-${i - 4}` : `${label}-${i}` };
+      const reply = await submit(target, attempt.wallet, attempt.taskId);
+      if (reply) keep(reply);
+      else unanswered.push(attempt);
     }
   });
-  return { stop: async () => ((running = false), await Promise.all(loops)), count: () => acked.size };
+  return {
+    stop: async () => ((running = false), await Promise.all(loops)),
+    count: () => acked.size,
+    resubmitUnanswered: async (url: string) => {
+      for (const { wallet, taskId } of unanswered.splice(0)) {
+        const reply = await submit(url, wallet, taskId);
+        if (!reply) throw new Error(`${taskId} got no answer from a running registry`);
+        keep(reply);
+      }
+    },
+  };
 }
 
 /** Waits (bounded) until the log's checkpoint covers `size` leaves; the checkpoints it saw on the way, opened. */
@@ -141,6 +160,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     await loader.stop();
     server = await child(t, env);
     t.is((await getJson(`${server.url}/v1/log/key`)).vkey, vkey, 'the same key after the restart');
+    await loader.resubmitUnanswered(server.url);
     const target = acked.size + 5;
     const more = load(() => [server.url], acked, `after-${dialect}`, 2);
     while (more.count() < target) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -171,6 +191,7 @@ test.serial('postgres: two instances sequence concurrently into one gap-free log
   two = await child(t, env('two'));
   while (loader.count() < 40) await coveredUpTo(one.url, vkey, 0, seen);
   await loader.stop();
+  await loader.resubmitUnanswered(one.url);
   await coveredUpTo(two.url, vkey, acked.size, seen);
   await audit(t, one.url, vkey, acked, seen);
   t.is(await getText(`${one.url}/v1/log/checkpoint`), await getText(`${two.url}/v1/log/checkpoint`));
