@@ -237,7 +237,29 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     t.is(await page().locator('pre.json img').count(), 0);
     t.not(await page().title(), '1');
     t.true((await page().locator('.checks').innerText()).toLowerCase().includes('passed'));
+    // Its place in the transparency log, checked by the page itself (signature and inclusion
+    // proof). A checkpoint covers it about a second after acceptance; the page asks again
+    // until one does, so this waits on what the page shows, not on a clock.
+    const verdict = page().getByTestId('log-verdict');
+    await verdict.waitFor({ timeout: 30_000 });
+    const said = await verdict.innerText();
+    t.regex(said, /^Included in the log at index \d+ of tree size \d+ — verified in this browser\.$/);
+    const [, index, size] = /index (\d+) of tree size (\d+)/.exec(said.replace(/,/g, ''))!;
+    t.true(Number(index) < Number(size));
+    const stored = await registry.call('GET', `/v1/proofs/${page().url().split('/').pop()}`, { token: await registry.signIn(wallet), wallet: wallet.address });
+    t.is(Number(index), stored.body.log_index);
     await checkPage(t, w, shot('proof'));
+  });
+
+  test.serial(`${label}: the overview shows the transparency log's size and its checkpoint, checked in the browser`, async (t) => {
+    await go('', 'Overview');
+    const size = page().getByTestId('log-tree-size');
+    await size.waitFor();
+    t.true(Number((await size.innerText()).replace(/\D/g, '')) >= 1);
+    const card = await page().locator('.log-facts').innerText();
+    t.true(card.includes('signature verified in this browser'), card);
+    t.regex(card, /[0-9a-f]{64}/);
+    await checkPage(t, w, shot('overview-log'));
   });
 
   test.serial(`${label}: the verify tool gives each pasted envelope its verdict`, async (t) => {
