@@ -249,6 +249,36 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     const stored = await registry.call('GET', `/v1/proofs/${page().url().split('/').pop()}`, { token: await registry.signIn(wallet), wallet: wallet.address });
     t.is(Number(index), stored.body.log_index);
     await checkPage(t, w, shot('proof'));
+
+    // The page checks what it is given rather than trusting it: an audit path with one hash
+    // changed, or a checkpoint whose signed size was edited, is refused, each saying why.
+    const tampered = async (change: (answer: { hashes: string[]; checkpoint: string; tree_size: number }) => void, why: RegExp) => {
+      await page().route('**/v1/log/inclusion/**', async (route) => {
+        const answer = await (await route.fetch()).json();
+        change(answer);
+        await route.fulfill({ json: answer });
+      });
+      await page().reload();
+      await page().getByTestId('log-verdict').waitFor();
+      t.regex(await page().getByTestId('log-verdict').innerText(), why);
+      await page().unroute('**/v1/log/inclusion/**');
+    };
+    await tampered((a) => {
+      if (a.hashes.length === 0) a.hashes.push('0'.repeat(64));
+      else a.hashes[0] = (a.hashes[0]![0] === '0' ? '1' : '0') + a.hashes[0]!.slice(1);
+    }, /^Not verified: the proof (does not lead to the root hash|has 1 hashes)/);
+    await tampered((a) => {
+      a.checkpoint = a.checkpoint.replace(/\n\d+\n/, `\n${a.tree_size + 1}\n`);
+      a.tree_size += 1;
+    }, /^Not verified: the signature by .* does not verify/);
+    // No checkpoint covers it yet (404): said so, and asked again until one does.
+    let refused = 0;
+    await page().route('**/v1/log/inclusion/**', async (route) => (refused++ < 2 ? route.fulfill({ status: 404, json: { detail: 'not in the log yet', code: 'not_in_log' } }) : route.fallback()));
+    await page().reload();
+    await page().getByText('Not in a checkpoint yet.').waitFor();
+    await page().getByText(/verified in this browser\.$/).waitFor({ timeout: 30_000 });
+    t.is(refused, 3);
+    await page().unroute('**/v1/log/inclusion/**');
   });
 
   test.serial(`${label}: the overview shows the transparency log's size and its checkpoint, checked in the browser`, async (t) => {
