@@ -86,6 +86,7 @@ export function LogCard() {
 
 type Inclusion =
   | { readonly state: 'checking' }
+  | { readonly state: 'absent' }
   | { readonly state: 'pending'; readonly tries: number }
   | { readonly state: 'verified'; readonly index: number; readonly size: number; readonly root: string }
   | { readonly state: 'failed'; readonly why: string }
@@ -106,6 +107,8 @@ export function LogInclusion({ proofId, logIndex }: { proofId: string; logIndex:
   useEffect(() => {
     let live = true;
     const run = async (): Promise<Inclusion> => {
+      // Stored while the registry's log was off: it never gets a leaf, so there is nothing to wait for.
+      if (logIndex === undefined) return { state: 'absent' };
       const [key, check] = await Promise.all([api<LogKey>('GET', '/v1/log/key'), checker()]);
       let answer: InclusionAnswer;
       try {
@@ -146,6 +149,8 @@ export function LogInclusion({ proofId, logIndex }: { proofId: string; logIndex:
       <div role="status" class="log-inclusion">
         {result.state === 'checking' ? (
           <p class="loading">Checking the proof's inclusion in the log…</p>
+        ) : result.state === 'absent' ? (
+          <p>The registry gave this proof no log index: it is not in the transparency log (it was stored while the log was off).</p>
         ) : result.state === 'pending' ? (
           <p>
             <span class="verdict pending">Not in a checkpoint yet.</span> The log publishes a checkpoint within about a second of a proof's acceptance
