@@ -237,7 +237,68 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     t.is(await page().locator('pre.json img').count(), 0);
     t.not(await page().title(), '1');
     t.true((await page().locator('.checks').innerText()).toLowerCase().includes('passed'));
+    // Its place in the transparency log, checked by the page itself (signature and inclusion
+    // proof). A checkpoint covers it about a second after acceptance; the page asks again
+    // until one does, so this waits on what the page shows, not on a clock.
+    const verdict = page().getByTestId('log-verdict');
+    await verdict.waitFor({ timeout: 30_000 });
+    const said = await verdict.innerText();
+    t.regex(said, /^Included in the log at index \d+ of tree size \d+ — verified in this browser\.$/);
+    const [, index, size] = /index (\d+) of tree size (\d+)/.exec(said.replace(/,/g, ''))!;
+    t.true(Number(index) < Number(size));
+    const stored = await registry.call('GET', `/v1/proofs/${page().url().split('/').pop()}`, { token: await registry.signIn(wallet), wallet: wallet.address });
+    t.is(Number(index), stored.body.log_index);
     await checkPage(t, w, shot('proof'));
+
+    // The page checks what it is given rather than trusting it: an audit path with one hash
+    // changed, or a checkpoint whose signed size was edited, is refused, each saying why.
+    const tampered = async (change: (answer: { hashes: string[]; checkpoint: string; tree_size: number }) => void, why: RegExp) => {
+      await page().route('**/v1/log/inclusion/**', async (route) => {
+        const answer = await (await route.fetch()).json();
+        change(answer);
+        await route.fulfill({ json: answer });
+      });
+      await page().reload();
+      await page().getByTestId('log-verdict').waitFor();
+      t.regex(await page().getByTestId('log-verdict').innerText(), why);
+      await page().unroute('**/v1/log/inclusion/**');
+    };
+    await tampered((a) => {
+      if (a.hashes.length === 0) a.hashes.push('0'.repeat(64));
+      else a.hashes[0] = (a.hashes[0]![0] === '0' ? '1' : '0') + a.hashes[0]!.slice(1);
+    }, /^Not verified: the proof (does not lead to the root hash|has 1 hashes)/);
+    await tampered((a) => {
+      a.checkpoint = a.checkpoint.replace(/\n\d+\n/, `\n${a.tree_size + 1}\n`);
+      a.tree_size += 1;
+    }, /^Not verified: the signature by .* does not verify/);
+    // No checkpoint covers it yet (404): said so, and asked again until one does.
+    let refused = 0;
+    await page().route('**/v1/log/inclusion/**', async (route) => (refused++ < 2 ? route.fulfill({ status: 404, json: { detail: 'not in the log yet', code: 'not_in_log' } }) : route.fallback()));
+    await page().reload();
+    await page().getByText('Not in a checkpoint yet.').waitFor();
+    await page().getByText(/verified in this browser\.$/).waitFor({ timeout: 30_000 });
+    t.is(refused, 3);
+    await page().unroute('**/v1/log/inclusion/**');
+    // A proof the registry gave no log index (stored while its log was off) is not waited for.
+    await page().route('**/v1/proofs/*', async (route) => {
+      const { log_index: _, ...record } = await (await route.fetch()).json();
+      await route.fulfill({ json: record });
+    });
+    await page().reload();
+    await page().getByText('The registry gave this proof no log index').waitFor();
+    t.is(await page().getByTestId('log-verdict').count(), 0);
+    await page().unroute('**/v1/proofs/*');
+  });
+
+  test.serial(`${label}: the overview shows the transparency log's size and its checkpoint, checked in the browser`, async (t) => {
+    await go('', 'Overview');
+    const size = page().getByTestId('log-tree-size');
+    await size.waitFor();
+    t.true(Number((await size.innerText()).replace(/\D/g, '')) >= 1);
+    const card = await page().locator('.log-facts').innerText();
+    t.true(card.includes('signature verified in this browser'), card);
+    t.regex(card, /[0-9a-f]{64}/);
+    await checkPage(t, w, shot('overview-log'));
   });
 
   test.serial(`${label}: the verify tool gives each pasted envelope its verdict`, async (t) => {

@@ -1,6 +1,7 @@
 import { api, query } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { ViewHeader } from '../components/layout.js';
+import { LogCard } from '../components/log-panels.js';
 import { ErrorNote, Link, Loading, Stat, StatusBadge } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { fmtAgo, fmtCount, fmtNumber, fmtPercent } from '../format.js';
@@ -101,6 +102,7 @@ export function Overview({ session }: { session: Session }) {
           <Loading />
         ) : null}
       </div>
+      <LogCard />
     </section>
   );
 }

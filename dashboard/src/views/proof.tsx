@@ -1,5 +1,6 @@
 import { api, ApiError } from '../api.js';
 import { ViewHeader } from '../components/layout.js';
+import { LogInclusion } from '../components/log-panels.js';
 import { CopyButton, ErrorNote, Link, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { fmtDate } from '../format.js';
@@ -9,6 +10,8 @@ import { Checks } from './checks.js';
 
 interface ProofRecord extends ProofSummary {
   envelope: unknown;
+  /** The proof's leaf in the transparency log, where the registry keeps one. */
+  log_index?: number;
 }
 interface Score {
   score: number;
@@ -105,6 +108,7 @@ export function ProofPage({ proofId }: { proofId: string }) {
               ) : null}
             </div>
           </div>
+          <LogInclusion proofId={p.proof_id} logIndex={p.log_index} />
           <div class="panel">
             <div class="panel-header">
               <h2>Envelope</h2>
