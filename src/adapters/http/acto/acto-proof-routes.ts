@@ -1,36 +1,19 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import type { GetProof } from '../../../application/proofs/get-proof.js';
-import type { ScoreProof } from '../../../application/proofs/score-proof.js';
 import { MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
-import type { SearchInput, SearchProofs } from '../../../application/proofs/search-proofs.js';
-import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
-import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
-import type { VerifyEnvelope } from '../../../application/proofs/verify-envelope.js';
-import type { ProofProtocol } from '../../../application/proof-protocol.js';
+import type { SearchInput } from '../../../application/proofs/search-proofs.js';
 import * as v1 from '../codecs/proof.codecs.js';
 import { orProblem } from '../http-error.js';
-import type { HttpMetrics } from '../http-metrics.js';
 import { receivedBody, submittedEnvelopeText } from '../received-body.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED, errorResponses } from '../routes/error-responses.js';
 import { proofProblem } from '../routes/proof-problems.js';
-import { recordReply, summaryBody } from '../routes/proof-routes.js';
+import { recordReply, summaryBody, type ProofRouteDeps } from '../routes/proof-routes.js';
 import * as c from './acto.codecs.js';
 import { reasonOf } from './acto-bodies.js';
 
-export interface ActoProofRouteDeps {
-  readonly submit: SubmitProof;
-  readonly get: GetProof;
-  readonly search: SearchProofs;
-  readonly verify: VerifyEnvelope;
-  readonly verifyBatch: VerifyBatch;
-  readonly score: ScoreProof;
-  readonly protocol: ProofProtocol;
-  readonly metrics: HttpMetrics;
-  readonly batchBodyLimitBytes: number;
-  readonly maxBatch: number;
-}
+/** The same use cases and limits as /v1's proof routes: /acto holds no rule of its own. */
+export type ActoProofRouteDeps = ProofRouteDeps;
 
 const errors = errorResponses({
   404: 'No such proof for this wallet.',
