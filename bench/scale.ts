@@ -41,6 +41,9 @@ import { load } from './http-load.js';
  * SCALE_EXISTING=1 measures databases an interrupted run left instead of loading new ones:
  * SCALE_SQLITE_BIG / SCALE_SQLITE_EMPTY (files), SCALE_PG_BIG / SCALE_PG_EMPTY (schemas).
  *
+ * SCALE_KEEP=1 only loads: it keeps the databases, measures nothing and prints the line that
+ * measures them later with SCALE_EXISTING=1 (load on a busy machine, measure on a quiet one).
+ *
  * SCALE_DIR: where SQLite files go (default the temp directory). SCALE_REQUESTS: requests per
  * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
  */
@@ -49,6 +52,7 @@ const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') a
 const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 100);
 const WARMUP = 10;
 const RATE_SLICE_S = Number(process.env.SCALE_RATE_S ?? 5);
+const KEEP = process.env.SCALE_KEEP === '1';
 const RATE_ROUNDS = 3;
 const RATE_CONNECTIONS = 16;
 const BATCH = 200;
@@ -329,10 +333,19 @@ async function bench(dialects: ReadonlyArray<'sqlite' | 'postgres'>): Promise<vo
       const seconds = await loadProofs(runs.map((r) => r.big), loaded, size, total, sample);
       console.log(`\n# ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the batch writers of ${dialects.join(' and ')} at once in ${seconds} s`);
       loaded = size;
+      if (KEEP) continue;
       for (const run of runs) await measureAt(run, size, sample, before010.length);
     }
+    if (KEEP) {
+      const where = (t: Target) => t.file ?? t.schema!;
+      const env = runs.map((r) => (r.dialect === 'sqlite' ? `SCALE_SQLITE_BIG=${where(r.big)} SCALE_SQLITE_EMPTY=${where(r.empty)}` : `SCALE_PG_BIG=${where(r.big)} SCALE_PG_EMPTY=${where(r.empty)}`));
+      console.log(`
+kept; measure with:
+SCALE_EXISTING=1 SCALE_DATABASES=${dialects.join(',')} ${env.join(' ')} npm run bench:scale`);
+      for (const run of runs) await Promise.all([run.empty.db.close(), run.big.db.close()]);
+    }
   } finally {
-    for (const run of runs) {
+    for (const run of KEEP ? [] : runs) {
       await run.empty.drop();
       await run.big.drop();
     }
