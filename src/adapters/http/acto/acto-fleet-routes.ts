@@ -17,8 +17,9 @@ import * as v1 from '../codecs/fleet.codecs.js';
 import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
 import { route, type AnyRoute } from '../route.js';
-import { AUTHED, BODY, errorResponses } from '../routes/error-responses.js';
-import { fleetProblem } from '../routes/fleet-problems.js';
+import { AUTHED, BODY } from '../routes/error-responses.js';
+import { fleetErrors as errors, fleetProblem } from '../routes/fleet-problems.js';
+import { sdkReadings } from '../routes/health-routes.js';
 import { summaryBody } from '../routes/proof-routes.js';
 import * as c from './acto.codecs.js';
 import { deviceHealth, deviceInfo, group } from './acto-bodies.js';
@@ -38,11 +39,6 @@ export interface ActoFleetRouteDeps {
   readonly deleteGroup: DeleteGroup;
   readonly metrics: HttpMetrics;
 }
-
-const errors = errorResponses({
-  404: 'No such device or group for this wallet (another wallet\'s are never revealed).',
-  409: 'A group of that name exists, or the wallet has the most groups allowed.',
-});
 
 /** Devices the overview lists: ACTO lists a fleet whole, without pages. */
 export const ACTO_MAX_DEVICES = 1000;
@@ -153,21 +149,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
           await d.reportHealth.execute({
             wallet: principal!.wallet,
             deviceId: params.device_id,
-            readings: {
-              cpuPercent: body.cpu_percent ?? null,
-              cpuTemperatureC: body.cpu_temperature ?? null,
-              memoryPercent: body.memory_percent ?? null,
-              memoryUsedMb: body.memory_used_mb ?? null,
-              memoryTotalMb: body.memory_total_mb ?? null,
-              batteryPercent: body.battery_percent ?? null,
-              batteryCharging: body.battery_charging ?? null,
-              diskPercent: body.disk_percent ?? null,
-              networkConnected: body.network_connected ?? null,
-              networkType: body.network_type ?? null,
-              uptimeS: body.uptime_seconds ?? null,
-              temperatureC: body.temperature ?? null,
-              customMetrics: body.custom_metrics ?? null,
-            },
+            readings: { ...sdkReadings(body), uptimeS: body.uptime_seconds ?? null, temperatureC: body.temperature ?? null },
           }),
           fleetProblem,
         );

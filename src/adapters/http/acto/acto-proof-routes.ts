@@ -1,12 +1,12 @@
 import type * as t from 'io-ts';
-import * as E from 'fp-ts/lib/Either.js';
 import { MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
 import type { SearchInput } from '../../../application/proofs/search-proofs.js';
 import * as v1 from '../codecs/proof.codecs.js';
 import { orProblem } from '../http-error.js';
-import { receivedBody, submittedEnvelopeText } from '../received-body.js';
+import { receivedBody } from '../received-body.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED, errorResponses } from '../routes/error-responses.js';
+import { submitCounted, verifyBatchCounted, verifyCounted } from '../routes/proof-calls.js';
 import { proofProblem } from '../routes/proof-problems.js';
 import { recordReply, summaryBody, type ProofRouteDeps } from '../routes/proof-routes.js';
 import * as c from './acto.codecs.js';
@@ -36,14 +36,8 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const envelopeJson = submittedEnvelopeText(rawBody, ctx.request.body, maxDepth);
-        const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
-        if (E.isLeft(result)) {
-          d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
-          throw proofProblem(result.left);
-        }
-        d.metrics.proofsSubmitted.inc({ outcome: result.right.stored ? 'stored' : 'duplicate', reason: '' });
-        return { status: 200, body: { proof_id: result.right.record.proofId, duplicate: !result.right.stored } };
+        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, rawBody, parsed: ctx.request.body, maxDepth });
+        return { status: 200, body: { proof_id: record.proofId, duplicate: !stored } };
       },
     }),
     route({
@@ -108,9 +102,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody }) => {
-        // Counted in the caller's statistics, valid or not, as on /v1.
-        const report = await d.verify.execute(body.envelope, principal?.wallet, receivedBody(rawBody, maxDepth).envelope());
-        d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
+        const report = await verifyCounted(d, { body, wallet: principal?.wallet, rawBody, maxDepth });
         return { status: 200, body: { ...report, reason: reasonOf(report), payload_hash: report.proof_id } };
       },
     }),
@@ -126,9 +118,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'One result per envelope, in order.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody }) => {
-        const result = await d.verifyBatch.execute(body.envelopes, principal?.wallet, receivedBody(rawBody, maxDepth).envelopes());
-        d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
-        d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
+        const result = await verifyBatchCounted(d, { body, wallet: principal?.wallet, rawBody, maxDepth });
         const results = result.results.map((r) => ({ ...r, reason: reasonOf(r), payload_hash: r.proof_id }));
         return { status: 200, body: { ...result, results } };
       },

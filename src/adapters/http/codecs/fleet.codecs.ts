@@ -1,84 +1,24 @@
 import * as t from 'io-ts';
-import { DEVICE_ID_MAX, DEVICE_TYPE_MAX, isDeviceId, MAX_DEVICES_PER_ORDER, SORT_ORDER_MAX } from '../../../domain/fleet/device.js';
-import { hasCharacters } from '../../../domain/text/characters.js';
+import { DEVICE_ID_MAX, DEVICE_TYPE_MAX, MAX_DEVICES_PER_ORDER, SORT_ORDER_MAX } from '../../../domain/fleet/device.js';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../../domain/fleet/device-status.js';
-import { MAX_DEVICES_PER_CHANGE } from '../../../domain/fleet/group.js';
-import { HEALTH_LEVELS, HEALTH_LIMITS, type CustomMetricValue, type HealthLevel } from '../../../domain/fleet/health-report.js';
-import { DESCRIPTION_MAX, NAME_MAX } from '../../../domain/fleet/names.js';
-import { documented, schemaOf } from '../openapi/codec-schema.js';
-import { boundedString, hasLoneSurrogate, LimitFromQuery, LONE_SURROGATE_PROBLEM, NullableString } from './common.codecs.js';
+import { documented } from '../openapi/codec-schema.js';
+import { boundedString, LimitFromQuery, NullableString } from './common.codecs.js';
+import { custom, Description, FleetCursor, intFromQuery, Name, nullable, text } from './fleet-field.codecs.js';
+import { GroupSummary } from './group.codecs.js';
+import { HealthReportResponse } from './health.codecs.js';
 import { ProofSummaryResponse } from './proof.codecs.js';
 
-/** A codec from a validating function; `phrase` completes "<path> …" on failure. */
-function custom<A>(name: string, is: (u: unknown) => u is A, check: (u: unknown) => A | undefined, phrase: (u: unknown) => string, schema: Record<string, unknown>) {
-  return documented(
-    new t.Type<A, A, unknown>(name, is, (u, c) => {
-      const value = check(u);
-      return value === undefined ? t.failure(u, c, u === undefined ? 'is required' : phrase(u)) : t.success(value);
-    }, t.identity),
-    schema,
-  );
-}
-
-const oneOf = <V extends string>(name: string, values: readonly V[]) =>
-  custom<V>(name, (u): u is V => values.includes(u as V), (u) => (values.includes(u as V) ? (u as V) : undefined), () => `must be one of ${values.join(', ')}`, {
-    type: 'string',
-    enum: [...values],
-  });
-
-/** A reading: a number within bounds, or null / absent for "not measured". */
-function reading(name: string, { min, max }: { min: number; max: number }) {
-  return custom<number | null>(
-    name,
-    (u): u is number | null => u === null || typeof u === 'number',
-    (u) => (u === null ? null : typeof u === 'number' && Number.isFinite(u) && u >= min && u <= max ? u : undefined),
-    () => `must be a number from ${min} to ${max}`,
-    { type: ['number', 'null'], minimum: min, maximum: max },
-  );
-}
-
-/** Free text checked further by the domain (trimmed length); bounded here so huge bodies stop early. */
-const text = (name: string, documentedMax: number, description: string) =>
-  custom<string>(
-    name,
-    (u): u is string => typeof u === 'string',
-    (u) => (typeof u === 'string' && u.length <= documentedMax * 4 && !hasLoneSurrogate(u) ? u : undefined),
-    (u) => (typeof u !== 'string' ? 'must be a string' : hasLoneSurrogate(u) ? LONE_SURROGATE_PROBLEM : `must be at most ${documentedMax} characters`),
-    {
-      type: 'string',
-      maxLength: documentedMax,
-      description,
-    },
-  );
-
-const nullable = <A>(codec: t.Type<A, A, unknown>, name: string) =>
-  documented(
-    new t.Type<A | null, A | null, unknown>(name, (u): u is A | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : codec.validate(u, c)), t.identity),
-    { anyOf: [schemaOf(codec), { type: 'null' }] },
-  );
-
-/** Query integers arrive as text. */
-function intFromQuery(name: string, min: number, max: number, fallback: number) {
-  return custom<number>(
-    name,
-    (u): u is number => typeof u === 'number',
-    (u) => (typeof u === 'string' && /^\d{1,6}$/.test(u) && Number(u) >= min && Number(u) <= max ? Number(u) : undefined),
-    () => `must be an integer from ${min} to ${max}`,
-    { type: 'integer', minimum: min, maximum: max, default: fallback },
-  );
-}
+/**
+ * The fleet's devices, its overview and a wallet's statistics. The family's groups and health
+ * reports have files of their own, re-exported here so that the fleet's codecs are one import.
+ */
+export * from './group.codecs.js';
+export * from './health.codecs.js';
 
 export const DeviceId = boundedString(1, DEVICE_ID_MAX, 'device_id');
-export const GroupId = boundedString(1, 64, 'group_id');
 
 export const DeviceIdParams = t.type({ device_id: documented(boundedString(1, DEVICE_ID_MAX), { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX, description: 'The robot_id of the device (URL-encoded).' }) });
-export const GroupIdParams = t.type({ group_id: GroupId });
 export const WalletParams = t.type({ addr: documented(boundedString(1, 64), { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet address; must be the caller\'s own.' }) });
-
-const FleetCursor = custom<string>('cursor', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && u.length >= 1 && u.length <= 1000 ? u : undefined), () => 'must be 1 to 1000 characters', {
-  type: 'string',
-  description: 'Opaque; the next_cursor of the previous page.',
-});
 
 const StatusList = custom<DeviceStatus[]>(
   'status',
@@ -102,22 +42,10 @@ const GroupFilter = custom<string | null>(
 
 export const OverviewQuery = t.partial({ limit: LimitFromQuery, cursor: FleetCursor, group_id: GroupFilter, status: StatusList }, 'FleetOverviewQuery');
 export const DeviceQuery = t.partial({ health_limit: intFromQuery('health_limit', 1, 200, 20), proof_limit: intFromQuery('proof_limit', 1, 50, 10) }, 'DeviceQuery');
-export const GroupListQuery = t.partial({ limit: LimitFromQuery, cursor: FleetCursor }, 'GroupListQuery');
-
-const Name = text('name', NAME_MAX, `Trimmed; 1 to ${NAME_MAX} characters after trimming, no control characters.`);
-const Description = text('description', DESCRIPTION_MAX, `Optional; trimmed; up to ${DESCRIPTION_MAX} characters; empty means none.`);
 
 export const RenameBody = t.type({ name: Name }, 'RenameDevice');
-const Color = custom<string>('color', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(u.trim()) ? u : undefined), () => 'must be a colour written #rgb or #rrggbb', {
-  type: 'string',
-  pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
-  description: 'Kept as #rrggbb in lower case.',
-  example: '#2f80ed',
-});
 const DeviceType = text('type', DEVICE_TYPE_MAX, `What kind of device, e.g. "arm"; trimmed, up to ${DEVICE_TYPE_MAX} characters, no control characters; empty means none.`);
 
-export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description'), color: nullable(Color, 'color') })], 'CreateGroup');
-export const EditGroupBody = t.partial({ name: Name, description: nullable(Description, 'description'), color: nullable(Color, 'color') }, 'EditGroup');
 export const EditDeviceBody = t.partial({ name: nullable(Name, 'name'), description: nullable(Description, 'description'), type: nullable(DeviceType, 'type') }, 'EditDevice');
 
 const SortOrder = custom<number>(
@@ -135,149 +63,9 @@ export const OrderDevicesBody = t.type({ device_orders: DeviceOrderList }, 'Orde
 export const OrderDevicesResponse = t.type({ updated: t.number }, 'DevicesOrdered');
 export const HideDeviceResponse = t.type({ device_id: t.string, hidden: t.literal(true), hidden_at: t.string }, 'DeviceHidden');
 
-const DeviceIdList = custom<string[]>(
-  'device_ids',
-  (u): u is string[] => Array.isArray(u),
-  (u) =>
-    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && isDeviceId(id) && !hasLoneSurrogate(id))
-      ? (u as string[])
-      : undefined,
-  (u) =>
-    !Array.isArray(u)
-      ? 'must be an array of device ids'
-      : u.length < 1 || u.length > MAX_DEVICES_PER_CHANGE
-        ? `must hold 1 to ${MAX_DEVICES_PER_CHANGE} device ids (got ${u.length})`
-        : u.some((id) => typeof id === 'string' && hasLoneSurrogate(id))
-          ? `must hold device ids without a lone surrogate (it has no UTF-8 form)`
-          : `must hold strings of 1 to ${DEVICE_ID_MAX} characters`,
-  { type: 'array', items: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, minItems: 1, maxItems: MAX_DEVICES_PER_CHANGE },
-);
-export const DeviceIdsBody = t.type({ device_ids: DeviceIdList }, 'DeviceIds');
-
-const Metrics = custom<Record<string, number> | null>(
-  'metrics',
-  (u): u is Record<string, number> | null => u === null || (typeof u === 'object' && !Array.isArray(u)),
-  (u) => {
-    if (u === null) return null;
-    if (typeof u !== 'object' || Array.isArray(u)) return undefined;
-    const entries = Object.entries(u as Record<string, unknown>);
-    const fine =
-      entries.length <= HEALTH_LIMITS.metricsMaxKeys &&
-      entries.every(([k, v]) => k.length >= 1 && k.length <= HEALTH_LIMITS.metricKeyMax && typeof v === 'number' && Number.isFinite(v));
-    return fine ? (u as Record<string, number>) : undefined;
-  },
-  () => `must be an object of at most ${HEALTH_LIMITS.metricsMaxKeys} numbers, named with 1 to ${HEALTH_LIMITS.metricKeyMax} characters`,
-  { type: ['object', 'null'], additionalProperties: { type: 'number' }, maxProperties: HEALTH_LIMITS.metricsMaxKeys },
-);
-
-const Message = custom<string | null>(
-  'message',
-  (u): u is string | null => u === null || typeof u === 'string',
-  (u) => (u === null ? null : typeof u === 'string' && hasCharacters(u, 0, HEALTH_LIMITS.messageMax) && !u.includes('\u0000') && !hasLoneSurrogate(u) ? u : undefined),
-  () => `must be a string of at most ${HEALTH_LIMITS.messageMax} characters, without U+0000 or a lone surrogate`,
-  { type: ['string', 'null'], maxLength: HEALTH_LIMITS.messageMax },
-);
-
-const Flag = (name: string) =>
-  custom<boolean | null>(name, (u): u is boolean | null => u === null || typeof u === 'boolean', (u) => (u === null || typeof u === 'boolean' ? u : undefined), () => 'must be true, false or null', {
-    type: ['boolean', 'null'],
-  });
-
-const NetworkType = custom<string | null>(
-  'network_type',
-  (u): u is string | null => u === null || typeof u === 'string',
-  (u) => (u === null ? null : typeof u === 'string' && hasCharacters(u, 1, HEALTH_LIMITS.networkTypeMax) && !u.includes('\u0000') && !hasLoneSurrogate(u) ? u : undefined),
-  () => `must be a string of 1 to ${HEALTH_LIMITS.networkTypeMax} characters (e.g. wifi, ethernet, cellular), without U+0000 or a lone surrogate`,
-  { type: ['string', 'null'], minLength: 1, maxLength: HEALTH_LIMITS.networkTypeMax, example: 'wifi' },
-);
-
-const isCustomValue = (v: unknown): boolean =>
-  typeof v === 'boolean' ||
-  (typeof v === 'number' && Number.isFinite(v)) ||
-  (typeof v === 'string' && hasCharacters(v, 0, HEALTH_LIMITS.customTextMax) && !v.includes('\u0000') && !hasLoneSurrogate(v));
-
-const CustomMetrics = custom<Record<string, CustomMetricValue> | null>(
-  'custom_metrics',
-  (u): u is Record<string, CustomMetricValue> | null => u === null || (typeof u === 'object' && !Array.isArray(u)),
-  (u) => {
-    if (u === null) return null;
-    if (typeof u !== 'object' || Array.isArray(u)) return undefined;
-    const entries = Object.entries(u as Record<string, unknown>);
-    const fine =
-      entries.length <= HEALTH_LIMITS.metricsMaxKeys &&
-      entries.every(([k, v]) => hasCharacters(k, 1, HEALTH_LIMITS.metricKeyMax) && !k.includes('\u0000') && !hasLoneSurrogate(k) && isCustomValue(v));
-    return fine ? (u as Record<string, CustomMetricValue>) : undefined;
-  },
-  () =>
-    `must be an object of at most ${HEALTH_LIMITS.metricsMaxKeys} members, named with 1 to ${HEALTH_LIMITS.metricKeyMax} characters, each a finite number, a boolean or a string of at most ${HEALTH_LIMITS.customTextMax} characters`,
-  {
-    type: ['object', 'null'],
-    additionalProperties: { anyOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string', maxLength: HEALTH_LIMITS.customTextMax }] },
-    maxProperties: HEALTH_LIMITS.metricsMaxKeys,
-  },
-);
-
-/**
- * A health report. Every reading is optional; `status` too, derived from the readings when
- * absent (docs/fleet-and-scoring.md). `temperature` and `uptime_seconds` (the ACTO SDK's
- * names) are the same readings as `temperature_c` and `uptime_s`: send either name.
- */
-export const HealthBody = t.partial(
-  {
-    status: nullable(oneOf<HealthLevel>('status', HEALTH_LEVELS), 'status'),
-    cpu_percent: reading('cpu_percent', HEALTH_LIMITS.percent),
-    memory_percent: reading('memory_percent', HEALTH_LIMITS.percent),
-    battery_percent: reading('battery_percent', HEALTH_LIMITS.percent),
-    temperature_c: reading('temperature_c', HEALTH_LIMITS.temperatureC),
-    temperature: reading('temperature', HEALTH_LIMITS.temperatureC),
-    uptime_s: reading('uptime_s', HEALTH_LIMITS.uptimeS),
-    uptime_seconds: reading('uptime_seconds', HEALTH_LIMITS.uptimeS),
-    message: Message,
-    metrics: Metrics,
-    cpu_temperature: reading('cpu_temperature', HEALTH_LIMITS.temperatureC),
-    memory_used_mb: reading('memory_used_mb', HEALTH_LIMITS.memoryMb),
-    memory_total_mb: reading('memory_total_mb', HEALTH_LIMITS.memoryMb),
-    battery_charging: Flag('battery_charging'),
-    disk_percent: reading('disk_percent', HEALTH_LIMITS.percent),
-    network_connected: Flag('network_connected'),
-    network_type: NetworkType,
-    custom_metrics: CustomMetrics,
-  },
-  'HealthReport',
-);
-
 // Responses.
 const NullableNumber = t.union([t.number, t.null]);
 const Statuses = t.type({ online: t.number, warning: t.number, offline: t.number, degraded: t.number, error: t.number }, 'StatusCounts');
-
-export const HealthReportResponse = t.intersection(
-  [
-    t.type({
-      status: t.keyof({ ok: null, degraded: null, error: null }),
-      cpu_percent: NullableNumber,
-      memory_percent: NullableNumber,
-      battery_percent: NullableNumber,
-      temperature_c: NullableNumber,
-      uptime_s: NullableNumber,
-      message: NullableString,
-      metrics: t.union([t.record(t.string, t.number), t.null]),
-      received_at: t.string,
-    }),
-    // The further readings, present when the device sent them; status_derived when it sent no status.
-    t.partial({
-      cpu_temperature: t.number,
-      memory_used_mb: t.number,
-      memory_total_mb: t.number,
-      battery_charging: t.boolean,
-      disk_percent: t.number,
-      network_connected: t.boolean,
-      network_type: t.string,
-      custom_metrics: t.record(t.string, t.union([t.string, t.number, t.boolean])),
-      status_derived: t.literal(true),
-    }),
-  ],
-  'HealthReport',
-);
 
 export const DeviceResponse = t.type(
   {
@@ -304,17 +92,11 @@ export const DeviceDetailResponse = t.intersection(
   'DeviceDetail',
 );
 
-const GroupProps = { group_id: t.string, name: t.string, description: NullableString, color: NullableString, device_count: t.number, created_at: t.string };
-export const GroupResponse = t.type({ ...GroupProps, device_ids: t.array(t.string) }, 'Group');
-export const GroupListResponse = t.type({ items: t.array(GroupResponse), next_cursor: NullableString }, 'GroupList');
-export const MembershipResponse = t.type({ group: GroupResponse, changed: t.number }, 'GroupMembershipChange');
-export const DeleteGroupResponse = t.type({ group_id: t.string, deleted: t.boolean, unassigned: t.number }, 'GroupDeleted');
-
 export const OverviewResponse = t.type(
   {
     devices: t.array(DeviceResponse),
     next_cursor: NullableString,
-    groups: t.array(t.type(GroupProps, 'GroupSummary')),
+    groups: t.array(GroupSummary),
     summary: t.type({
       total_devices: t.number,
       by_status: Statuses,
@@ -357,7 +139,5 @@ export const StatsResponse = t.type(
 );
 
 export const HealthRecordedResponse = t.type({ report: HealthReportResponse, device: DeviceResponse }, 'HealthRecorded');
-
-export const LatestHealthResponse = t.type({ device_id: t.string, health: t.union([HealthReportResponse, t.null]) }, 'LatestHealth');
 
 export const StatsQuery = t.partial({ days: intFromQuery('days', 1, 365, 30) }, 'WalletStatsQuery');

@@ -1,6 +1,7 @@
 import type { FleetError } from '../../../application/fleet/fleet-errors.js';
 import { describeInvalidText } from '../../../domain/fleet/names.js';
 import { HttpError } from '../http-error.js';
+import { errorResponses } from './error-responses.js';
 
 /** Every business failure of the fleet and statistics use cases, to its status: one exhaustive switch. */
 export function fleetProblem(e: FleetError): HttpError {
@@ -31,3 +32,9 @@ export function fleetProblem(e: FleetError): HttpError {
       return new HttpError(403, 'statistics are only available for your own wallet', { code: 'forbidden_wallet' });
   }
 }
+
+/** What the fleet's error statuses mean, in the OpenAPI document of every route of the family (/v1 and /acto). */
+export const fleetErrors = errorResponses({
+  404: 'No such device or group for this wallet (another wallet\'s are never revealed).',
+  409: 'A group of that name exists, or the wallet has the most groups allowed.',
+});

@@ -13,9 +13,10 @@ import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-reco
 import * as c from '../codecs/proof.codecs.js';
 import { orProblem } from '../http-error.js';
 import type { HttpMetrics } from '../http-metrics.js';
-import { receivedBody, submittedEnvelopeText } from '../received-body.js';
+import { receivedBody } from '../received-body.js';
 import { route, type AnyRoute, type Reply } from '../route.js';
 import { AUTHED, errorResponses } from './error-responses.js';
+import { submitCounted, verifyBatchCounted, verifyCounted } from './proof-calls.js';
 import { proofProblem } from './proof-problems.js';
 
 export interface ProofRouteDeps {
@@ -51,16 +52,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        // The envelope's own text: the event loop need not serialize it again for the verify
-        // worker, the ACTO form is judged on the numbers as sent, and it is stored as it was sent.
-        const envelopeJson = submittedEnvelopeText(rawBody, ctx.request.body, maxDepth);
-        const result = await d.submit.execute({ wallet: principal!.wallet, envelope: body.envelope, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
-        if (E.isLeft(result)) {
-          d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
-          throw proofProblem(result.left);
-        }
-        const { record, stored } = result.right;
-        d.metrics.proofsSubmitted.inc({ outcome: stored ? 'stored' : 'duplicate', reason: '' });
+        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, rawBody, parsed: ctx.request.body, maxDepth });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs), ...logIndexOf(record) } };
       },
     }),
@@ -112,12 +104,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       body: c.VerifyBody,
       rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal, rawBody }) => {
-        // Counted in the caller's statistics, valid or not.
-        const report = await d.verify.execute(body.envelope, principal?.wallet, receivedBody(rawBody, maxDepth).envelope());
-        d.metrics.envelopesVerified.inc({ valid: String(report.valid) });
-        return { status: 200, body: report };
-      },
+      handle: async ({ body, principal, rawBody }) => ({ status: 200, body: await verifyCounted(d, { body, wallet: principal?.wallet, rawBody, maxDepth }) }),
     }),
     route({
       method: 'post',
@@ -131,12 +118,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       bodyLimitBytes: d.batchBodyLimitBytes,
       rawBody: true,
       responses: { 200: { description: 'One result per envelope.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal, rawBody }) => {
-        const result = await d.verifyBatch.execute(body.envelopes, principal?.wallet, receivedBody(rawBody, maxDepth).envelopes());
-        d.metrics.envelopesVerified.inc({ valid: 'true' }, result.valid_count);
-        d.metrics.envelopesVerified.inc({ valid: 'false' }, result.invalid_count);
-        return { status: 200, body: result };
-      },
+      handle: async ({ body, principal, rawBody }) => ({ status: 200, body: await verifyBatchCounted(d, { body, wallet: principal?.wallet, rawBody, maxDepth }) }),
     }),
     route({
       method: 'post',
