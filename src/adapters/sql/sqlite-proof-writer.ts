@@ -1,23 +1,25 @@
 import type { Knex } from 'knex';
-import sqlite3 from 'sqlite3';
+import type sqlite3 from 'sqlite3';
 import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS } from './database.js';
-import { DEVICE_ID_MAX, isDeviceId } from '../../domain/fleet/device.js';
-import { DEVICE_UPSERT_COLUMNS, deviceCounts, deviceUpsertConflict, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
+import { deviceCounts, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
 import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
+import {
+  AFTER_INSERT_TRIGGER,
+  chunks,
+  countedHere,
+  DROP_LOG_LEAF_TRIGGER,
+  insertProofsSql,
+  insertWalletsSql,
+  leafIndexesSql,
+  LOG_LEAF_TRIGGER,
+  ROWS_PER_STATEMENT,
+  storedProofsSql,
+  walletKeysSql,
+} from './sqlite-proof-sql.js';
+import { connect, exec, SqliteStatements, type SqlValue } from './sqlite-statements.js';
 import { WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
 import { WalletKeys, type WalletRow } from './wallet-keys.js';
-import { WALLET_STATS_TRIGGER_STATEMENTS } from './wallet-stats-sql.js';
-
-type Value = string | number | null;
-
-/** The columns of an insert: a new row's, and its wallet's key. */
-const INSERT_COLUMNS = [...NEW_ROW_COLUMNS, 'wallet_id'] as const;
-
-/** Rows per statement: 14 values a proof keeps every statement well under SQLite's 32,766 variables. */
-const ROWS_PER_STATEMENT = 500;
-/** Distinct statement texts kept prepared (one per row count of each kind of statement). */
-const PREPARED_LIMIT = 256;
 
 export interface SqliteProofWriterOptions extends WriterOptions {
   /** How long a transaction waits for another connection's write lock (default 5000 ms). */
@@ -68,16 +70,16 @@ export class SqliteProofWriter implements ProofWriter {
   private readonly walletKeys = new WalletKeys(async (addresses) => {
     const rows: WalletRow[] = [];
     for (const chunk of chunks(addresses, ROWS_PER_STATEMENT)) {
-      await this.all(`insert into wallets (address) values ${placeholders(chunk.length, 1)} on conflict (address) do nothing`, chunk);
-      rows.push(...(await this.all<WalletRow>(`select id, address from wallets where address in (${chunk.map(() => '?').join(', ')})`, chunk)));
+      await this.all(insertWalletsSql(chunk.length), chunk);
+      rows.push(...(await this.all<WalletRow>(walletKeysSql(chunk.length), chunk)));
     }
     return rows;
   });
 
   private constructor(
     private readonly connection: Connection,
-    /** Statements kept prepared, on an own connection only. */
-    private readonly prepared: Map<string, sqlite3.Statement> | null,
+    /** Statements kept prepared on an own connection; none kept on a borrowed one. */
+    private readonly statements: SqliteStatements,
     private readonly checkpointer: WalCheckpointer | null,
     private readonly closeConnections: () => Promise<void>,
     private readonly sequence: boolean,
@@ -95,7 +97,7 @@ export class SqliteProofWriter implements ProofWriter {
     const own: Connection = { acquire: async () => db, release: async () => undefined };
     const writer = new SqliteProofWriter(
       own,
-      new Map(),
+      new SqliteStatements(true),
       checkpointer,
       async () => {
         await checkpointer.close();
@@ -121,7 +123,7 @@ export class SqliteProofWriter implements ProofWriter {
     const pool = knex.client as KnexPool;
     return new SqliteProofWriter(
       { acquire: () => pool.acquireConnection(), release: (db) => pool.releaseConnection(db) },
-      null,
+      new SqliteStatements(false),
       null,
       async () => undefined,
       options.sequence ?? true,
@@ -141,8 +143,7 @@ export class SqliteProofWriter implements ProofWriter {
 
   async close(): Promise<void> {
     await this.tail;
-    for (const statement of this.prepared?.values() ?? []) await new Promise((resolve) => statement.finalize(resolve));
-    this.prepared?.clear();
+    await this.statements.close();
     await this.closeConnections();
   }
 
@@ -198,7 +199,7 @@ export class SqliteProofWriter implements ProofWriter {
     for (const chunk of chunks(duplicates, ROWS_PER_STATEMENT)) {
       existing.push(
         ...(await this.all<NewProofRow>(
-          `select ${NEW_ROW_COLUMNS.join(', ')} from proofs where (wallet_id, proof_id) in (values ${placeholders(chunk.length, 2)})`,
+          storedProofsSql(chunk.length),
           chunk.flatMap((p) => [WalletKeys.get(walletKeys, p.row.wallet), p.row.proof_id]),
         )),
       );
@@ -214,7 +215,7 @@ export class SqliteProofWriter implements ProofWriter {
     const proofIds = [...new Set(unique.map((p) => p.row.proof_id))];
     const indexes = new Map<string, number>();
     for (const chunk of chunks(proofIds, ROWS_PER_STATEMENT)) {
-      const rows = await this.all<{ proof_id: string; leaf_index: number }>(`select proof_id, leaf_index from log_leaves where proof_id in (${chunk.map(() => '?').join(', ')})`, chunk);
+      const rows = await this.all<{ proof_id: string; leaf_index: number }>(leafIndexesSql(chunk.length), chunk);
       for (const row of rows) indexes.set(row.proof_id, leafIndexOf(row.leaf_index));
     }
     return indexes;
@@ -223,97 +224,16 @@ export class SqliteProofWriter implements ProofWriter {
   /** One INSERT … ON CONFLICT DO NOTHING of up to ROWS_PER_STATEMENT rows; the rows it inserted. */
   private insertProofs(rows: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): Promise<Array<{ id: number; wallet: string; proof_id: string }>> {
     return this.all(
-      `insert into proofs (${INSERT_COLUMNS.join(', ')}) values ${placeholders(rows.length, INSERT_COLUMNS.length)}
-       on conflict (wallet_id, proof_id) do nothing returning id, wallet, proof_id`,
-      rows.flatMap((p) => [...NEW_ROW_COLUMNS.map((c): Value => p.row[c]), WalletKeys.get(walletKeys, p.row.wallet)]),
+      insertProofsSql(rows.length),
+      rows.flatMap((p) => [...NEW_ROW_COLUMNS.map((c): SqlValue => p.row[c]), WalletKeys.get(walletKeys, p.row.wallet)]),
     );
   }
 
-  private all<T>(sql: string, values: readonly Value[]): Promise<T[]> {
-    const db = this.db!;
-    if (this.prepared === null) return new Promise<T[]>((resolve, reject) => db.all<T>(sql, values, (err, rows) => (err ? reject(err) : resolve(rows))));
-    const statement = this.statement(db, this.prepared, sql);
-    return new Promise<T[]>((resolve, reject) => statement.all<T>(values, (err, rows) => (err ? reject(err) : resolve(rows))));
-  }
-
-  private statement(db: sqlite3.Database, prepared: Map<string, sqlite3.Statement>, sql: string): sqlite3.Statement {
-    let statement = prepared.get(sql);
-    if (statement === undefined) {
-      if (prepared.size >= PREPARED_LIMIT) {
-        // Forget the oldest (a Map keeps insertion order); it is not running: one statement runs at a time.
-        const [oldestSql, oldest] = prepared.entries().next().value as [string, sqlite3.Statement];
-        prepared.delete(oldestSql);
-        oldest.finalize();
-      }
-      statement = db.prepare(sql);
-      prepared.set(sql, statement);
-    }
-    return statement;
+  private all<T>(sql: string, values: readonly SqlValue[]): Promise<T[]> {
+    return this.statements.all<T>(this.db!, sql, values);
   }
 
   private exec(sql: string): Promise<void> {
     return exec(this.db!, sql);
   }
-}
-
-
-/**
- * Runs inside each INSERT of the writer's connection, once per proof it inserts (never for one
- * the conflict clause skipped): the proof's distinct topics go into proof_topics, its
- * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them, and so do its
- * wallet's statistics (wallet-stats-sql.ts). TEMP: it lives
- * on this connection only, so the schema, the other connections and PostgreSQL do not change.
- *
- * A device id is 1 to DEVICE_ID_MAX characters without U+0000 (isDeviceId). The trigger takes
- * the ids of 1 to DEVICE_ID_MAX UTF-8 bytes with no zero byte, which all qualify (a character
- * takes at least one byte), and
- * the writer counts the longer ones itself (countedHere), so the rule stays in one place.
- */
-const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_and_devices after insert on main.proofs begin
-  insert into main.proof_topics (proof_pk, wallet_id, topic) select distinct new.id, new.wallet_id, value from json_each(new.topics);
-  insert into main.devices (${DEVICE_UPSERT_COLUMNS})
-    select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
-    where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0
-    ${deviceUpsertConflict('min', 'max')};
-  ${WALLET_STATS_TRIGGER_STATEMENTS}
-end`;
-
-/**
- * The transparency log's sequencing, inside the same INSERT (and so the same transaction) as
- * the proof: a proof_id the log has not seen gets the next leaf index, max + 1 (one step down
- * the rowid b-tree). SQLite runs one write transaction at a time, across every connection and
- * process, so no two inserts can take the same index, and none leaves a gap. A proof_id
- * already in the log, stored again by any wallet, adds no leaf.
- */
-const LOG_LEAF_TRIGGER = `create temp trigger if not exists proofs_log_leaves after insert on main.proofs begin
-  insert into main.log_leaves (leaf_index, proof_id)
-    select coalesce((select max(leaf_index) from main.log_leaves), -1) + 1, new.proof_id
-    where not exists (select 1 from main.log_leaves where proof_id = new.proof_id);
-end`;
-const DROP_LOG_LEAF_TRIGGER = 'drop trigger if exists temp.proofs_log_leaves';
-
-/** A device id the trigger leaves to the writer: more than DEVICE_ID_MAX bytes, yet a device id. */
-function countedHere(robotId: string | null): boolean {
-  return robotId !== null && Buffer.byteLength(robotId, 'utf8') > DEVICE_ID_MAX && isDeviceId(robotId);
-}
-
-function exec(db: sqlite3.Database, sql: string): Promise<void> {
-  return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
-}
-
-function connect(filename: string): Promise<sqlite3.Database> {
-  return new Promise<sqlite3.Database>((resolve, reject) => {
-    const db: sqlite3.Database = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
-  });
-}
-
-function placeholders(rows: number, columns: number): string {
-  const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
-  return Array.from({ length: rows }, () => row).join(', ');
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
