@@ -5,6 +5,7 @@
  *   adapters     -> application, domain
  *   composition  -> everything; only main.ts imports it, and only it knows Inversify
  *   index.ts     -> re-exports for embedders; nothing in src imports it
+ *   http/acto    -> a second driving adapter over the same use cases; nothing but its slice imports it
  */
 module.exports = {
   forbidden: [
@@ -38,10 +39,31 @@ module.exports = {
     },
     {
       name: 'adapters-compose-nothing-of-other-features',
-      comment: 'An adapter of one port does not build the use cases of a feature: that is a slice module\'s job (src/composition), so there is one composition style.',
+      comment:
+        'An adapter of one port does not build the use cases of a feature: that is a slice module\'s job (src/composition), so there is one composition style. ' +
+        'The log\'s verifier is the exception: it is what a reader of the log runs (the CLI, an embedder), not a use case of the registry.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: '^src/application/(proofs|fleet|identity|dashboard)/', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^src/application/(proofs|fleet|identity|dashboard|log)/',
+        pathNot: '^src/application/log/log-verifier\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'acto-is-a-personality',
+      comment:
+        'The /acto routes map the ACTO SDK\'s shapes onto the other slices\' use cases and hold no rule of their own: they reach no store, thread or other driven adapter, only the HTTP adapter\'s parts, the use cases (by type) and the domain.',
+      severity: 'error',
+      from: { path: '^src/adapters/http/acto/' },
+      to: { path: '^src/adapters/', pathNot: '^src/adapters/http/' },
+    },
+    {
+      name: 'v1-does-not-lean-on-acto',
+      comment: 'The native API stands without the ACTO personality: what both use lives in adapters/http (routes/, codecs/), and the acto slice can be left out whole.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/adapters/http/acto/', '^src/composition/'] },
+      to: { path: '^src/adapters/http/acto/' },
     },
     {
       name: 'library-entry-has-no-server',
