@@ -5,6 +5,7 @@ import { normalizeDescription, normalizeLabel, normalizeName, type InvalidText }
 import type { Clock } from '../ports/clock.js';
 import type { DeviceChanges, DeviceStore } from '../ports/device-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
+import { changesOf } from './edit-changes.js';
 import type { DeviceNotFound, NothingToChange } from './fleet-errors.js';
 
 export interface DeviceEdit {
@@ -25,25 +26,13 @@ export class EditDevice {
   ) {}
 
   async execute(input: { wallet: string; deviceId: string; edit: DeviceEdit }): Promise<E.Either<InvalidText | DeviceNotFound | NothingToChange, DeviceView>> {
-    const { name, description, deviceType } = input.edit;
-    if (name === undefined && description === undefined && deviceType === undefined) return E.left({ _tag: 'NothingToChange' });
-    let changes: DeviceChanges = {};
-    if (name !== undefined) {
-      const checked = name === null ? E.right(null) : normalizeName(name);
-      if (E.isLeft(checked)) return checked;
-      changes = { ...changes, name: checked.right };
-    }
-    if (description !== undefined) {
-      const checked = normalizeDescription(description);
-      if (E.isLeft(checked)) return checked;
-      changes = { ...changes, description: checked.right };
-    }
-    if (deviceType !== undefined) {
-      const checked = normalizeLabel(deviceType, 'type', DEVICE_TYPE_MAX);
-      if (E.isLeft(checked)) return checked;
-      changes = { ...changes, deviceType: checked.right };
-    }
-    const device = await this.store.editDevice(input.wallet, input.deviceId, changes);
+    const changes = changesOf<DeviceEdit, DeviceChanges, InvalidText>(input.edit, {
+      name: (name) => (name === null ? E.right(null) : normalizeName(name)),
+      description: normalizeDescription,
+      deviceType: (deviceType) => normalizeLabel(deviceType, 'type', DEVICE_TYPE_MAX),
+    });
+    if (E.isLeft(changes)) return changes;
+    const device = await this.store.editDevice(input.wallet, input.deviceId, changes.right);
     if (!device) return E.left({ _tag: 'DeviceNotFound', deviceId: input.deviceId });
     return E.right(viewOf(device, cutoffsAt(this.clock.nowMs(), this.windows)));
   }

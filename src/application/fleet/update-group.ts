@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { normalizeColor } from '../../domain/fleet/group.js';
 import { normalizeDescription, normalizeName, type InvalidText } from '../../domain/fleet/names.js';
 import type { GroupChanges, GroupNameTaken, GroupNotFound, GroupStore, GroupView } from '../ports/group-store.js';
+import { changesOf } from './edit-changes.js';
 import type { NothingToChange } from './fleet-errors.js';
 
 export interface GroupEdit {
@@ -24,24 +25,8 @@ export class UpdateGroup {
   constructor(private readonly store: GroupStore) {}
 
   async execute(input: { wallet: string; groupId: string; edit: GroupEdit }): Promise<E.Either<InvalidText | NothingToChange | GroupNotFound | GroupNameTaken, GroupView>> {
-    const { name, description, color } = input.edit;
-    if (name === undefined && description === undefined && color === undefined) return E.left({ _tag: 'NothingToChange' });
-    let changes: GroupChanges = {};
-    if (name !== undefined) {
-      const checked = normalizeName(name);
-      if (E.isLeft(checked)) return checked;
-      changes = { ...changes, name: checked.right };
-    }
-    if (description !== undefined) {
-      const checked = normalizeDescription(description);
-      if (E.isLeft(checked)) return checked;
-      changes = { ...changes, description: checked.right };
-    }
-    if (color !== undefined) {
-      const checked = checkColor(color);
-      if (E.isLeft(checked)) return checked;
-      changes = { ...changes, color: checked.right };
-    }
-    return this.store.updateGroup(input.wallet, input.groupId, changes);
+    const changes = changesOf<GroupEdit, GroupChanges, InvalidText>(input.edit, { name: normalizeName, description: normalizeDescription, color: checkColor });
+    if (E.isLeft(changes)) return changes;
+    return this.store.updateGroup(input.wallet, input.groupId, changes.right);
   }
 }

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
-import { boundedString, closed, DateTimeMs, described, LimitFromBody, NullableString } from '../codecs/common.codecs.js';
+import { boundedString, closed, DateTimeMs, described, LimitFromBody, LimitFromQuery, NullableString } from '../codecs/common.codecs.js';
 import { NonNegativeNumber, SolanaAddress } from '../codecs/identity.codecs.js';
 import { DeviceId } from '../codecs/fleet.codecs.js';
 import { EnvelopeCodec } from '../../../application/codecs/envelope.codec.js';
@@ -47,10 +47,7 @@ export const SearchBody = closed(
   ),
 );
 
-export const ListQuery = t.partial({ limit: documented(new t.Type<number, number, unknown>('limit', (u): u is number => typeof u === 'number', (u, c) => {
-  const n = typeof u === 'string' && /^\d{1,6}$/.test(u) ? Number(u) : u;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 200 ? t.success(n) : t.failure(u, c, 'must be an integer from 1 to 200');
-}, t.identity), { type: 'integer', minimum: 1, maximum: 200, default: 50 }) }, 'ActoListProofsQuery');
+export const ListQuery = t.partial({ limit: LimitFromQuery }, 'ActoListProofsQuery');
 
 export const AccessCheckBody = t.intersection(
   [t.type({ owner: SolanaAddress, mint: SolanaAddress, minimum: NonNegativeNumber }), t.partial({ rpc_url: described(t.string, { type: 'string', description: 'Ignored: balances come from the registry\'s own source.' }) })],
@@ -61,32 +58,29 @@ const NullableNumber = t.union([t.number, t.null]);
 const NullableBoolean = t.union([t.boolean, t.null]);
 const MetricValue = t.union([t.string, t.number, t.boolean]);
 
+/** The SDK's health metrics, named as it sends them and reads them back. */
+const SdkMetrics = {
+  cpu_percent: NullableNumber,
+  cpu_temperature: NullableNumber,
+  memory_percent: NullableNumber,
+  memory_used_mb: NullableNumber,
+  memory_total_mb: NullableNumber,
+  battery_percent: NullableNumber,
+  battery_charging: NullableBoolean,
+  disk_percent: NullableNumber,
+  network_connected: NullableBoolean,
+  network_type: NullableString,
+  uptime_seconds: NullableNumber,
+  temperature: NullableNumber,
+};
+
 /** What `fleet.report_health` sends: any of the SDK's metrics, never a status. */
-export const HealthBody = t.partial(
-  {
-    cpu_percent: NullableNumber,
-    cpu_temperature: NullableNumber,
-    memory_percent: NullableNumber,
-    memory_used_mb: NullableNumber,
-    memory_total_mb: NullableNumber,
-    battery_percent: NullableNumber,
-    battery_charging: NullableBoolean,
-    disk_percent: NullableNumber,
-    network_connected: NullableBoolean,
-    network_type: NullableString,
-    uptime_seconds: NullableNumber,
-    temperature: NullableNumber,
-    custom_metrics: t.union([t.record(t.string, MetricValue), t.null]),
-  },
-  'ActoHealthReport',
-);
+export const HealthBody = t.partial({ ...SdkMetrics, custom_metrics: t.union([t.record(t.string, MetricValue), t.null]) }, 'ActoHealthReport');
 
 export const ReorderBody = t.type(
   { device_orders: t.array(t.type({ device_id: DeviceId, sort_order: t.number }), 'device_orders') },
   'ActoReorderDevices',
 );
-
-export const DeviceIdsBody = t.type({ device_ids: t.array(DeviceId) }, 'ActoDeviceIds');
 
 // Answers.
 
@@ -133,25 +127,7 @@ export const StatsResponse = t.intersection(
   'ActoWalletStats',
 );
 
-export const DeviceHealth = t.type(
-  {
-    cpu_percent: NullableNumber,
-    cpu_temperature: NullableNumber,
-    memory_percent: NullableNumber,
-    memory_used_mb: NullableNumber,
-    memory_total_mb: NullableNumber,
-    battery_percent: NullableNumber,
-    battery_charging: NullableBoolean,
-    disk_percent: NullableNumber,
-    network_connected: NullableBoolean,
-    network_type: NullableString,
-    uptime_seconds: NullableNumber,
-    temperature: NullableNumber,
-    custom_metrics: t.record(t.string, MetricValue),
-    last_updated: NullableString,
-  },
-  'ActoDeviceHealth',
-);
+export const DeviceHealth = t.type({ ...SdkMetrics, custom_metrics: t.record(t.string, MetricValue), last_updated: NullableString }, 'ActoDeviceHealth');
 
 const DeviceProps = {
   id: t.string,
