@@ -5,7 +5,6 @@ import { toReport, type VerificationReport } from '../../application/verify-proo
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { PendingSignature, VerifiedProof } from '../../domain/protocol/verify-envelope.js';
-import type { CheckOutcome } from '../workers/worker-messages.js';
 
 /**
  * The failure of a value that could not even be read: a getter that throws, a Proxy, a value
@@ -39,7 +38,15 @@ export function prepareSafely(protocol: ProofProtocol, raw: unknown, received?: 
   }
 }
 
-/** The check outcome a worker sends back for a submission (see worker-messages.ts). */
+/**
+ * What a worker sends back for each submission it checks: the proof id and creation time, or
+ * the first failure. A submission needs no more.
+ */
+export type CheckOutcome =
+  | { readonly ok: true; readonly proofId: string; readonly createdAtMs: number }
+  | { readonly ok: false; readonly failure: ProofFailure };
+
+/** Checks one submission into its CheckOutcome; a check that throws is the envelope's failure, not the caller's. */
 export function checkSafely(protocol: ProofProtocol, raw: unknown, received?: ReceivedEnvelope): CheckOutcome {
   let result: E.Either<ProofFailure, VerifiedProof>;
   try {

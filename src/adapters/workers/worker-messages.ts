@@ -1,5 +1,5 @@
 import type { SignatureVerifier } from '../../domain/protocol/crypto.js';
-import type { ProofFailure } from '../../domain/protocol/failures.js';
+import type { CheckOutcome } from '../crypto/inline-batch-verifier.js';
 import type { ProofProtocolOptions } from '../crypto/proof-protocol-factory.js';
 
 /** What the pool hands each verify worker at start: the same protocol options as its inline path. */
@@ -36,14 +36,6 @@ export function signatureVerdictByte(verifier: SignatureVerifier, publicKey: Uin
     return SIGNATURE.THREW;
   }
 }
-
-/**
- * What a worker sends back for each submission it checks: the proof id and creation time, or
- * the first failure. A submission needs no more.
- */
-export type CheckOutcome =
-  | { readonly ok: true; readonly proofId: string; readonly createdAtMs: number }
-  | { readonly ok: false; readonly failure: ProofFailure };
 
 export type WorkerReply =
   | { readonly type: 'ready' }

@@ -7,8 +7,8 @@ import { canonicalProblem } from '../../domain/protocol/canonical-problems.js';
 import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
-import { checkSafely } from '../crypto/inline-batch-verifier.js';
-import type { CheckOutcome, WorkerReply } from './worker-messages.js';
+import { checkSafely, type CheckOutcome } from '../crypto/inline-batch-verifier.js';
+import type { WorkerReply } from './worker-messages.js';
 import type { Lane, PoolJob, WorkerPool } from './worker-pool.js';
 
 /**

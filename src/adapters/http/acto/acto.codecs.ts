@@ -1,11 +1,10 @@
 import * as t from 'io-ts';
 import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
-import { boundedString, closed, DateTimeMs, described, LimitFromBody, LimitFromQuery, NullableString } from '../codecs/common.codecs.js';
+import { boundedInteger, boundedString, closed, DateTimeMs, described, LimitFromBody, LimitFromQuery, NullableString } from '../codecs/common.codecs.js';
 import { NonNegativeNumber, SolanaAddress } from '../codecs/identity.codecs.js';
 import { DeviceId } from '../codecs/fleet.codecs.js';
 import { EnvelopeCodec } from '../../../application/codecs/envelope.codec.js';
 import { MAX_OFFSET } from '../../../application/ports/proof-store.js';
-import { documented } from '../openapi/codec-schema.js';
 
 /**
  * The bodies the ACTO SDK (`actobotics` 1.0.0) sends and the answers it reads, as its client
@@ -16,15 +15,7 @@ import { documented } from '../openapi/codec-schema.js';
 // Requests.
 
 
-const Offset = documented(
-  new t.Type<number, number, unknown>(
-    'offset',
-    (u): u is number => typeof u === 'number',
-    (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= MAX_OFFSET ? t.success(u) : t.failure(u, c, `must be an integer from 0 to ${MAX_OFFSET}`)),
-    t.identity,
-  ),
-  { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
-);
+const Offset = boundedInteger('offset', 0, MAX_OFFSET, false, `must be an integer from 0 to ${MAX_OFFSET}`, { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 });
 
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
 

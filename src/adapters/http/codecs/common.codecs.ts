@@ -52,23 +52,27 @@ export const DateTimeMs = documented(
   { type: 'string', format: 'date-time' },
 );
 
-/** A page size: 1–200, default applied by the route. In a query string it arrives as text. */
-function pageLimit(fromText: boolean): t.Type<number, number, unknown> {
+/**
+ * A whole number from `min` to `max`, else `problem`. `fromText`: it may arrive as text, as
+ * a query string's parameters do (up to six digits).
+ */
+export function boundedInteger(name: string, min: number, max: number, fromText: boolean, problem: string, schema: Record<string, unknown>): t.Type<number, number, unknown> {
   return documented(
     new t.Type<number, number, unknown>(
-      'limit',
+      name,
       (u): u is number => typeof u === 'number',
       (u, c) => {
         const n = fromText && typeof u === 'string' && /^\d{1,6}$/.test(u) ? Number(u) : u;
-        return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 200
-          ? t.success(n)
-          : t.failure(u, c, 'must be an integer from 1 to 200');
+        return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? t.success(n) : t.failure(u, c, problem);
       },
       t.identity,
     ),
-    { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    schema,
   );
 }
+
+/** A page size: 1–200, default applied by the route. In a query string it arrives as text. */
+const pageLimit = (fromText: boolean) => boundedInteger('limit', 1, 200, fromText, 'must be an integer from 1 to 200', { type: 'integer', minimum: 1, maximum: 200, default: 50 });
 export const LimitFromQuery = pageLimit(true);
 export const LimitFromBody = pageLimit(false);
 

@@ -4,7 +4,7 @@ import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
 import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
 import { MAX_CURSOR_LENGTH, MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
-import { boundedString, closed, described, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
+import { boundedInteger, boundedString, closed, described, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
 
 // The protocol's own string rules, as the document shows them.
 documented(NonEmptyString, { type: 'string', minLength: 1 });
@@ -55,27 +55,13 @@ export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) => t.type(
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
 
 /** A page's start as a count of matches to skip; in a query string it arrives as text. */
-function pageOffset(fromText: boolean): t.Type<number, number, unknown> {
-  return documented(
-    new t.Type<number, number, unknown>(
-      'offset',
-      (u): u is number => typeof u === 'number',
-      (u, c) => {
-        const n = fromText && typeof u === 'string' && /^\d{1,6}$/.test(u) ? Number(u) : u;
-        return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_OFFSET
-          ? t.success(n)
-          : t.failure(u, c, `must be an integer from 0 to ${MAX_OFFSET} (page deeper with next_cursor)`);
-      },
-      t.identity,
-    ),
-    {
-      type: 'integer',
-      minimum: 0,
-      maximum: MAX_OFFSET,
-      description: `Skip this many matches (at most ${MAX_OFFSET}); the answer then also has total, total_exact, limit and offset. Not with cursor: next_cursor continues from any page, at any depth.`,
-    },
-  );
-}
+const pageOffset = (fromText: boolean) =>
+  boundedInteger('offset', 0, MAX_OFFSET, fromText, `must be an integer from 0 to ${MAX_OFFSET} (page deeper with next_cursor)`, {
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    description: `Skip this many matches (at most ${MAX_OFFSET}); the answer then also has total, total_exact, limit and offset. Not with cursor: next_cursor continues from any page, at any depth.`,
+  });
 
 const ProofCursor = documented(boundedString(1, MAX_CURSOR_LENGTH, 'cursor'), {
   type: 'string',
