@@ -22,12 +22,12 @@ const module = new ContainerModule(({ bind }) => {
       FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, IDENTITY.CheckAccess,
       CORE.Metrics, CORE.Config,
     ],
-    (submit, get, search, verify, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, stats, checkAccess, metrics, config) => {
+    (submit, get, search, verify, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, deviceHealth, hideDevice, orderDevices, listGroups, createGroup, assign, unassign, deleteGroup, stats, checkAccess, metrics, config) => {
       let document: unknown;
       const routes: AnyRoute[] = [
         ...actoOperationRoutes(() => (document ??= openApiDocument(routes, ACTO_INFO(config.publicOrigin)))),
         ...actoProofRoutes({ submit, get, search, verify, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
-        ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, getHealth, hide, order, listGroups, createGroup, assign, unassign, deleteGroup, metrics }),
+        ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, deviceHealth, hideDevice, orderDevices, listGroups, createGroup, assign, unassign, deleteGroup, metrics }),
         ...actoAccountRoutes({ stats, checkAccess }),
       ];
       return routes;

@@ -1,44 +1,19 @@
-import type { AssignDevices } from '../../../application/fleet/assign-devices.js';
-import type { CreateGroup } from '../../../application/fleet/create-group.js';
-import type { DeleteGroup } from '../../../application/fleet/delete-group.js';
 import type { DeviceView } from '../../../application/fleet/device-view.js';
-import type { GetDevice } from '../../../application/fleet/get-device.js';
-import type { GetDeviceHealth } from '../../../application/fleet/get-device-health.js';
-import type { HideDevice } from '../../../application/fleet/hide-device.js';
-import type { OrderDevices } from '../../../application/fleet/order-devices.js';
-import type { GetFleetOverview } from '../../../application/fleet/get-fleet-overview.js';
-import type { ListGroups } from '../../../application/fleet/list-groups.js';
-import type { RenameDevice } from '../../../application/fleet/rename-device.js';
-import type { ReportDeviceHealth } from '../../../application/fleet/report-device-health.js';
-import type { UnassignDevices } from '../../../application/fleet/unassign-devices.js';
 import type { GroupView } from '../../../application/ports/group-store.js';
 import { MAX_GROUPS_PER_WALLET } from '../../../domain/fleet/group.js';
 import * as v1 from '../codecs/fleet.codecs.js';
 import { orProblem } from '../http-error.js';
-import type { HttpMetrics } from '../http-metrics.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED, BODY } from '../routes/error-responses.js';
 import { fleetErrors as errors, fleetProblem } from '../routes/fleet-problems.js';
+import type { FleetRouteDeps } from '../routes/fleet-routes.js';
 import { sdkReadings } from '../routes/health-routes.js';
 import { summaryBody } from '../routes/proof-routes.js';
 import * as c from './acto.codecs.js';
 import { deviceHealth, deviceInfo, group } from './acto-bodies.js';
 
-export interface ActoFleetRouteDeps {
-  readonly overview: GetFleetOverview;
-  readonly getDevice: GetDevice;
-  readonly rename: RenameDevice;
-  readonly reportHealth: ReportDeviceHealth;
-  readonly getHealth: GetDeviceHealth;
-  readonly hide: HideDevice;
-  readonly order: OrderDevices;
-  readonly listGroups: ListGroups;
-  readonly createGroup: CreateGroup;
-  readonly assign: AssignDevices;
-  readonly unassign: UnassignDevices;
-  readonly deleteGroup: DeleteGroup;
-  readonly metrics: HttpMetrics;
-}
+/** The same use cases as /v1's fleet routes (it neither edits a device's description nor a group). */
+export type ActoFleetRouteDeps = Omit<FleetRouteDeps, 'editDevice' | 'updateGroup' | 'getGroup'>;
 
 /** Devices the overview lists: ACTO lists a fleet whole, without pages. */
 export const ACTO_MAX_DEVICES = 1000;
@@ -168,7 +143,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'The latest report.', body: c.DeviceHealthResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = orProblem(await d.getHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        const found = orProblem(await d.deviceHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
         return { status: 200, body: { device_id: found.deviceId, health: deviceHealth(found.health) } };
       },
     }),
@@ -183,7 +158,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'Hidden.', body: c.DeleteDeviceResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const hidden = orProblem(await d.hide.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        const hidden = orProblem(await d.hideDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
         return { status: 200, body: { success: true, device_id: hidden.deviceId } };
       },
     }),
@@ -199,7 +174,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'Ordered; updated counts the devices.', body: c.ReorderResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ body, principal }) => {
         const orders = body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order }));
-        const done = orProblem(await d.order.execute({ wallet: principal!.wallet, orders }), fleetProblem);
+        const done = orProblem(await d.orderDevices.execute({ wallet: principal!.wallet, orders }), fleetProblem);
         return { status: 200, body: { success: true, updated: done.updated } };
       },
     }),
