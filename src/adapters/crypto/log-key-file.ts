@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Signer } from '../../domain/protocol/crypto.js';
-import { keyFileOf, keyFileText, parseKeyFile } from '../cli/key-file.js';
+import { keyFileOf, keyFileText, parseKeyFile } from './key-file.js';
 
 export const LOG_KEY_FILE = 'log-signing-key.json';
 
