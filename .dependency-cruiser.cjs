@@ -66,6 +66,13 @@ module.exports = {
       to: { path: '^src/adapters/http/acto/' },
     },
     {
+      name: 'only-the-cli-imports-the-cli',
+      comment: 'The CLI is a driving adapter of its own: the registry and the other adapters never depend on it. What both use (the key file\'s format) lives in the adapter it belongs to.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/adapters/cli/' },
+      to: { path: '^src/adapters/cli/' },
+    },
+    {
       name: 'library-entry-has-no-server',
       comment: 'src/index.ts and the modules it exports are embedded by other services: no Koa, no database drivers.',
       severity: 'error',
