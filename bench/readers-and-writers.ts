@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startChildServer } from './child-server.js';
@@ -6,10 +9,11 @@ import { load } from './http-load.js';
 import { createApiKey, fundWallet } from './provision.js';
 
 /**
- * Submissions to the registry on PostgreSQL, alone and beside 8 clients reading proof lists
- * as fast as they can, with the read pool apart from the write connections (the default) and
- * with reads and writes on one pool (DATABASE_READ_POOL_SIZE=0). Each configuration runs its
- * two loads in alternating slices, so their ratio is taken under the same machine load.
+ * Submissions to the registry, alone and beside 8 clients reading proof lists as fast as they
+ * can: on PostgreSQL with the read pool apart from the write connections (the default) and
+ * with reads and writes on one pool (DATABASE_READ_POOL_SIZE=0), and on SQLite. Each
+ * configuration runs its two loads in alternating slices, so their ratio is taken under the
+ * same machine load. `npx tsx bench/readers-and-writers.ts` runs it alone.
  */
 const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -38,17 +42,38 @@ function readers(url: string, headers: Record<string, string>, durationS: number
 }
 
 export interface ReadWriteFigures {
-  readonly readPool: string;
+  readonly database: string;
   readonly alone: number;
   readonly withReaders: number;
   readonly readsPerSec: number;
 }
 
-async function measure(readPoolSize: string, bodies: string[], cursor: { next: number }): Promise<ReadWriteFigures> {
-  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`, `CREATE DATABASE ${DB}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${DB}`;
-  const databaseUrl = url.toString();
+/** A database of the bench's own for one configuration, and what the server needs to use it. */
+interface Setup {
+  readonly label: string;
+  readonly open: () => Promise<{ databaseUrl: string; env: Record<string, string>; drop: () => Promise<void> }>;
+}
+
+const postgres = (readPoolSize: string): Setup => ({
+  label: readPoolSize === '0' ? 'PostgreSQL, one pool for reads and writes' : `PostgreSQL, reads on a pool of ${readPoolSize} of their own`,
+  open: async () => {
+    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`, `CREATE DATABASE ${DB}`);
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${DB}`;
+    return { databaseUrl: url.toString(), env: { DATABASE_READ_POOL_SIZE: readPoolSize }, drop: () => admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`) };
+  },
+});
+
+const sqlite: Setup = {
+  label: 'SQLite',
+  open: () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proof-registry-rw-'));
+    return Promise.resolve({ databaseUrl: `sqlite:${join(dir, 'registry.sqlite')}`, env: { DATA_DIR: dir }, drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
+  },
+};
+
+async function measure(setup: Setup, bodies: string[], cursor: { next: number }): Promise<ReadWriteFigures> {
+  const { databaseUrl, env, drop } = await setup.open();
   const { wallet, secretKey } = fundWallet(databaseUrl);
   const server = await startChildServer('./servers/registry-server.ts', {
     DATABASE_URL: databaseUrl,
@@ -56,7 +81,7 @@ async function measure(readPoolSize: string, bodies: string[], cursor: { next: n
     JWT_SECRET: 'bench-readers-and-writers-secret-0123456789',
     RATE_LIMIT_PER_MIN: '1000000',
     WALLET_RATE_LIMIT_PER_MIN: '1000000',
-    DATABASE_READ_POOL_SIZE: readPoolSize,
+    ...env,
   });
   try {
     const { key } = await createApiKey(server.url, wallet, secretKey);
@@ -76,23 +101,23 @@ async function measure(readPoolSize: string, bodies: string[], cursor: { next: n
       reads.push(read.requests.average);
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    return { readPool: readPoolSize === '0' ? 'one pool for reads and writes' : `reads on a pool of ${readPoolSize} of their own`, alone: mean(alone), withReaders: mean(mixed), readsPerSec: mean(reads) };
+    return { database: setup.label, alone: mean(alone), withReaders: mean(mixed), readsPerSec: mean(reads) };
   } finally {
     await server.stop();
-    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+    await drop();
   }
 }
 
 export async function benchReadersAndWriters(): Promise<ReadWriteFigures[]> {
   const bodies = fleetProofBodies(Number(process.env.BENCH_RW_PROOFS ?? 40_000), 'bench-rw');
   const cursor = { next: 0 };
-  return [await measure('8', bodies, cursor), await measure('0', bodies, cursor)];
+  return [await measure(postgres('8'), bodies, cursor), await measure(postgres('0'), bodies, cursor), await measure(sqlite, bodies, cursor)];
 }
 
 export function printReadersAndWriters(figures: readonly ReadWriteFigures[]): void {
-  console.log(`\n| PostgreSQL, ${WRITERS} submitting clients | submissions/s alone | with ${READERS} readers | ratio | reads/s |\n| --- | --- | --- | --- | --- |`);
+  console.log(`\n| ${WRITERS} submitting clients | submissions/s with 0 readers | with ${READERS} readers | ratio | reads/s |\n| --- | --- | --- | --- | --- |`);
   for (const f of figures) {
-    console.log(`| ${f.readPool} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} |`);
+    console.log(`| ${f.database} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} |`);
   }
 }
 

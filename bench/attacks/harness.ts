@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { startChildServer, type ChildServer } from '../child-server.js';
 import { fleetProofBodies } from '../fleet-proofs.js';
 import { createApiKey, fundWallet, type Credential } from '../provision.js';
+import type { ProbeResults } from './probes.js';
 
 /**
  * What every attack script shares: a registry in its own process on a fresh SQLite file, an
  * attacker and a victim wallet with a key each (the victim with one stored proof), and probes
  * that ask `/health` and the victim's proof from another address (127.0.0.2) every 50 ms while
- * the attack runs. Figures: p99 of each probe, and the server's peak resident memory (VmHWM).
+ * the attack runs, from a process of their own (probes.ts). Figures: p99 of each probe, and the server's peak resident memory (VmHWM).
  * Run from the repository root: `npx tsx bench/attacks/<attack>.ts`. Traffic goes to
  * 127.0.0.1 only, and every loop is bounded in count and time.
  */
@@ -49,21 +52,6 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
   };
 }
 
-/** One GET from 127.0.0.2 on a fresh connection: its latency in ms, or null when it failed. */
-function probe(url: string, path: string, headers: Record<string, string>, timeoutMs = 5_000): Promise<number | null> {
-  const { hostname, port } = new URL(url);
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request({ host: hostname, port: Number(port), path, headers, localAddress: '127.0.0.2', agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : null));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end();
-  });
-}
-
 const quantile = (xs: number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!);
 const p99 = (xs: number[]) => quantile(xs, 0.99);
 
@@ -85,29 +73,25 @@ export interface AttackFigures {
   readonly peakRssMb: number | null;
 }
 
-/** Runs `attack` while probing every 50 ms; stops probing when it settles. */
+/** Runs `attack` while the probes (bench/attacks/probes.ts, a process of their own) run; stops them when it settles. */
 export async function duringAttack(target: Target, attack: () => Promise<void>): Promise<AttackFigures> {
-  const health: number[] = [];
-  const reads: number[] = [];
-  let failed = 0;
-  let running = true;
-  const victimHeaders = { authorization: `Bearer ${target.victim.key}`, 'x-wallet-address': target.victim.wallet };
-  const probing = (async () => {
-    while (running) {
-      const [h, r] = await Promise.all([probe(target.server.url, '/health', {}), probe(target.server.url, `/v1/proofs/${target.victimProofId}`, victimHeaders)]);
-      if (h === null) failed++;
-      else health.push(h);
-      if (r === null) failed++;
-      else reads.push(r);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
+  const probes = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./probes.ts', import.meta.url))], {
+    env: { ...process.env, PROBE_URL: target.server.url, PROBE_PROOF_ID: target.victimProofId, PROBE_KEY: target.victim.key, PROBE_WALLET: target.victim.wallet },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: probes.stdout! })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error('the probes exited early');
+    return line.value;
+  };
+  await next(); // ready
   try {
     await attack();
   } finally {
-    running = false;
-    await probing;
+    probes.stdin!.end();
   }
+  const { health, reads, failed } = JSON.parse(await next()) as ProbeResults;
   return { healthP50Ms: quantile(health, 0.5), healthP99Ms: p99(health), victimReadP99Ms: p99(reads), probes: health.length + reads.length + failed, failedProbes: failed, peakRssMb: peakRssMb(target.server.pid) };
 }
 

@@ -10,9 +10,9 @@ export class ApiError extends Error {
     super(body.detail ?? `request failed with status ${status}`);
   }
 
-  /** The token expired or is no longer valid: the session must sign in again. */
+  /** The token expired, is no longer valid or was signed out (in another tab): the session must sign in again. */
   get sessionEnded(): boolean {
-    return this.status === 401 && (this.body.code === 'expired_token' || this.body.code === 'invalid_token');
+    return this.status === 401 && (this.body.code === 'expired_token' || this.body.code === 'invalid_token' || this.body.code === 'revoked_token');
   }
 }
 

@@ -56,6 +56,12 @@ function App() {
     setSession(null);
     setExpired(why === 'expired');
   }, []);
+  // Signing out revokes the token on the service first (POST /v1/auth/logout), so a copy of it
+  // taken from this tab is refused too; the session ends here whatever that answers.
+  const signOut = useCallback(async () => {
+    if (session) await api('POST', '/v1/auth/logout', undefined, session).catch(() => undefined);
+    end('signed-out');
+  }, [session, end]);
   // A token the service refuses as expired ends the session; the URL stays, so signing in
   // again returns to the same view.
   useSession(session, (e: ApiError) => e.sessionEnded && end('expired'));
@@ -91,7 +97,7 @@ function App() {
     );
   }
   return (
-    <Shell session={session} path={place.path} onSignOut={() => end('signed-out')}>
+    <Shell session={session} path={place.path} onSignOut={() => void signOut()}>
       <View path={place.path} session={session} />
     </Shell>
   );

@@ -5,11 +5,14 @@ import { JsonwebtokenTokenIssuer } from '../adapters/jwt/jsonwebtoken-token-issu
 import { loadOrCreateJwtSecret } from '../adapters/jwt/jwt-secret-file.js';
 import type { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
 import { memoryRateLimiter } from '../adapters/rate-limit/memory-rate-limiter.js';
+import { redisOwnerLookups } from '../adapters/rate-limit/redis-owner-lookups.js';
 import { redisRateLimiter } from '../adapters/rate-limit/redis-rate-limiter.js';
 import { SolanaTokenBalance } from '../adapters/solana/solana-token-balance.js';
 import type { Database } from '../adapters/sql/database.js';
 import { KnexLedgerBalance } from '../adapters/sql/knex-ledger-balance.js';
+import { OwnerLookupLimit } from '../application/identity/owner-lookup-limit.js';
 import type { Clock } from '../application/ports/clock.js';
+import type { OwnerLookups } from '../application/ports/owner-lookups.js';
 import type { RateLimiter } from '../application/ports/rate-limiter.js';
 import type { TokenBalance } from '../application/ports/token-balance.js';
 import type { TokenIssuer } from '../application/ports/token-issuer.js';
@@ -69,6 +72,18 @@ export async function rateLimiter(config: Config, settings: IdentitySettings, me
   redisUp.set(redis.connected ? 1 : 0);
   if (!redis.connected) logger.warn('REDIS_URL is set but Redis does not answer: rate limits are per instance until it does');
   return redis.limiter;
+}
+
+/** Access checks' distinct owners per wallet and minute: shared through Redis when REDIS_URL is set, as the rate limits are; else per instance. */
+export async function ownerLookups(config: Config, settings: IdentitySettings, clock: Clock, lifecycle: Lifecycle): Promise<OwnerLookups> {
+  const own = new OwnerLookupLimit(clock, config.accessCheckOwnersPerMin);
+  if (config.redisUrl === null) return own;
+  const redis = await redisOwnerLookups(config.redisUrl, clock, config.accessCheckOwnersPerMin, {
+    fallback: own,
+    ...(settings.rateLimitKeyPrefix ? { keyPrefix: settings.rateLimitKeyPrefix } : {}),
+  });
+  lifecycle.onStop(() => redis.close());
+  return redis.lookups;
 }
 
 /** The RPC URL for logs: providers put API keys in the path or query, so only the origin is shown. */

@@ -19,7 +19,6 @@ import { KeyDayTally } from '../application/identity/key-day-tally.js';
 import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
 import { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import { ListApiKeys } from '../application/identity/list-api-keys.js';
-import { OwnerLookupLimit } from '../application/identity/owner-lookup-limit.js';
 import { SignOut } from '../application/identity/sign-out.js';
 import { StartSignIn } from '../application/identity/start-sign-in.js';
 import { TokenGate } from '../application/identity/token-gate.js';
@@ -27,7 +26,7 @@ import { WalletAuthenticator } from '../application/identity/wallet-authenticato
 import type { Clock } from '../application/ports/clock.js';
 import { chainIdFor } from '../domain/identity/sign-in-message.js';
 import { CORE } from './core.tokens.js';
-import { balanceSource, rateLimiter, tokenIssuer } from './identity-sources.js';
+import { balanceSource, ownerLookups, rateLimiter, tokenIssuer } from './identity-sources.js';
 import { IDENTITY } from './identity.tokens.js';
 import type { Slice } from './slice.js';
 import { provide } from './token.js';
@@ -118,9 +117,8 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.AccessCheckCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
     new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, maxEntries: config.accessCheckCacheEntries }, metrics),
   );
-  provide(bind, IDENTITY.CheckAccess, [IDENTITY.AccessCheckCache, CORE.Clock, CORE.Config], (cache, clock, config) =>
-    new CheckAccess(cache, new OwnerLookupLimit(clock, config.accessCheckOwnersPerMin)),
-  );
+  provide(bind, IDENTITY.OwnerLookups, [CORE.Config, IDENTITY.Settings, CORE.Clock, CORE.Lifecycle], ownerLookups);
+  provide(bind, IDENTITY.CheckAccess, [IDENTITY.AccessCheckCache, IDENTITY.OwnerLookups], (cache, owners) => new CheckAccess(cache, owners));
 
   provide(
     bind,

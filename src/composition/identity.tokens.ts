@@ -17,6 +17,7 @@ import type { TokenGate } from '../application/identity/token-gate.js';
 import type { Authenticator } from '../application/ports/authenticator.js';
 import type { KeyStore } from '../application/ports/key-store.js';
 import type { NonceStore } from '../application/ports/nonce-store.js';
+import type { OwnerLookups } from '../application/ports/owner-lookups.js';
 import type { RateLimiter } from '../application/ports/rate-limiter.js';
 import type { RevokedTokens } from '../application/ports/revoked-tokens.js';
 import type { SignOut } from '../application/identity/sign-out.js';
@@ -29,7 +30,7 @@ import { token } from './token.js';
 export interface IdentitySettings {
   /** How often counted API-key usage (totals and days) is written; also before a key list, a statistic or a usage chart, and on stop. */
   readonly usageFlushIntervalMs: number;
-  /** Prefix of the rate-limit keys in Redis (tests keep theirs apart). */
+  /** Prefix of the rate-limit and owner-lookup keys in Redis (tests keep theirs apart). */
   readonly rateLimitKeyPrefix?: string;
 }
 
@@ -53,6 +54,7 @@ export const IDENTITY = {
   TokenGate: token<TokenGate>('identity.TokenGate'),
   TokenIssuer: token<TokenIssuer>('identity.TokenIssuer'),
   RateLimiter: token<RateLimiter>('identity.RateLimiter'),
+  OwnerLookups: token<OwnerLookups>('identity.OwnerLookups'),
   UsageRecorder: token<KeyUsageRecorder>('identity.UsageRecorder'),
   /** Each key's requests and errors per UTC day, as written. */
   KeyUsageHistory: token<KeyUsageHistory>('identity.KeyUsageHistory'),

@@ -125,3 +125,26 @@ test.serial('an expired session asks to sign in again and returns to the same vi
   t.is(await w.page.locator('#f-task_id').inputValue(), 'pick-42');
   await w.close();
 });
+
+test.serial('signing out revokes the token on the service before dropping it: a copy of it is refused afterwards', async (t) => {
+  const wallet = aWallet(44);
+  await registry.fund(wallet.address, '50000');
+  const w = await openPage(chrome.browser, registry.url, { wallet });
+  await w.page.goto(dashboard());
+  await w.page.getByRole('button', { name: 'Test Wallet' }).click();
+  await w.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  // What someone who read this tab's storage would hold.
+  const { token } = JSON.parse((await w.page.evaluate(() => sessionStorage.getItem('proof-registry.session'))) ?? '{}') as { token: string };
+  const keys = () => fetch(`${registry.url}/v1/keys`, { headers: { authorization: `Bearer ${token}`, 'x-wallet-address': wallet.address } });
+  t.is((await keys()).status, 200);
+
+  const logout = w.page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/v1/auth/logout');
+  await w.page.getByRole('button', { name: 'Sign out' }).click();
+  t.is((await logout).headers()['authorization'], `Bearer ${token}`);
+  await w.page.getByRole('heading', { level: 1, name: 'Sign in with your wallet' }).waitFor();
+  t.is(await w.page.evaluate(() => sessionStorage.getItem('proof-registry.session')), null);
+  const refused = await keys();
+  t.is(refused.status, 401);
+  t.is(((await refused.json()) as { code: string }).code, 'revoked_token');
+  await w.close();
+});

@@ -15,7 +15,7 @@ import type { ProofChecker } from '../../src/application/ports/proof-checker.js'
 import { CORE } from '../../src/composition/core.tokens.js';
 import { DASHBOARD } from '../../src/composition/dashboard.tokens.js';
 import { FLEET } from '../../src/composition/fleet.tokens.js';
-import { IDENTITY } from '../../src/composition/identity.tokens.js';
+import { IDENTITY, type IdentitySettings } from '../../src/composition/identity.tokens.js';
 import { PROOFS } from '../../src/composition/proofs.tokens.js';
 import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
 import { loadConfig } from '../../src/config.js';
@@ -71,6 +71,8 @@ export interface IdentityAppOptions {
    * devices and groups in memory; `database`: everything in DATABASE_URL's database.
    */
   readonly stores?: 'memory-proofs' | 'memory' | 'database';
+  /** The identity slice's knobs besides the usage flush (e.g. a Redis key prefix of the test's own). */
+  readonly settings?: Partial<IdentitySettings>;
 }
 
 export async function startIdentityApp(env: Record<string, string> = {}, options: IdentityAppOptions = {}): Promise<IdentityApp> {
@@ -92,7 +94,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
   const testParts = new ContainerModule(({ rebind }) => {
     rebind(CORE.Clock).toConstantValue(clock);
     rebind(CORE.Metrics).toConstantValue(metrics);
-    rebind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 60_000 });
+    rebind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 60_000, ...options.settings });
     if (options.balances !== 'config') rebind(IDENTITY.TokenBalance).toConstantValue(balances);
     if (options.stores !== 'database') {
       const fleet = options.stores === 'memory' ? new MemoryFleet() : undefined;

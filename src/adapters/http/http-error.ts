@@ -8,7 +8,12 @@ export class HttpError extends Error {
     readonly extra: Readonly<Record<string, unknown>> = {},
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
+    // An answer for the client, not a fault: nothing logs where it was thrown, and capturing
+    // the stack was the costliest single step of refusing a request (a 401, 403 or 429).
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = depth;
     this.name = 'HttpError';
   }
 }

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { isWalletAddress } from '../../domain/identity/wallet-address.js';
+import type { OwnerLookups } from '../ports/owner-lookups.js';
 import type { BalanceCache } from './balance-cache.js';
-import type { OwnerLookupLimit } from './owner-lookup-limit.js';
 import { judge, type BalanceUnavailable } from './token-gate.js';
 
 export type InvalidAddress = { readonly _tag: 'InvalidAddress'; readonly field: 'owner' | 'mint' };
@@ -22,13 +22,13 @@ export interface AccessAnswer {
 export class CheckAccess {
   constructor(
     private readonly balances: BalanceCache,
-    private readonly owners: OwnerLookupLimit,
+    private readonly owners: OwnerLookups,
   ) {}
 
   async execute(input: { wallet: string; owner: string; mint: string; minimum: number }): Promise<E.Either<InvalidAddress | TooManyOwners | BalanceUnavailable, AccessAnswer>> {
     if (!isWalletAddress(input.owner)) return E.left({ _tag: 'InvalidAddress', field: 'owner' });
     if (!isWalletAddress(input.mint)) return E.left({ _tag: 'InvalidAddress', field: 'mint' });
-    const wait = this.owners.admit(input.wallet, input.owner);
+    const wait = await this.owners.admit(input.wallet, input.owner);
     if (wait !== null) return E.left({ _tag: 'TooManyOwners', perMinute: this.owners.perMinute, retryAfterS: wait });
     const verdict = judge(await this.balances.lookup(input.owner, input.mint), input.minimum);
     return E.map(({ allowed, reason, balance }: AccessAnswer) => ({ allowed, reason, balance }))(verdict);

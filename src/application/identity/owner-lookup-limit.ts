@@ -1,15 +1,14 @@
 import type { Clock } from '../ports/clock.js';
+import type { OwnerLookups } from '../ports/owner-lookups.js';
 
 const WINDOW_MS = 60_000;
 
 /**
- * How many distinct owners one wallet may look up per minute in access checks. Each new owner
- * is a call to the balance source (an RPC call on Solana) and an entry in a cache, so without
- * it one key could sweep the balance source and the cache at its full request rate. Asking
- * again about an owner already asked about this minute is free. Counted per instance, in a
- * fixed window; the memory it holds is the owners seen this minute, at most `perMinute` a wallet.
+ * The owner-lookup limit of one instance, in a fixed one-minute window: the default without
+ * Redis, and the fallback while Redis does not answer. The memory it holds is the owners seen
+ * this minute, at most `perMinute` a wallet.
  */
-export class OwnerLookupLimit {
+export class OwnerLookupLimit implements OwnerLookups {
   private window = -1;
   private readonly seen = new Map<string, Set<string>>();
 
@@ -18,8 +17,11 @@ export class OwnerLookupLimit {
     readonly perMinute: number,
   ) {}
 
-  /** Null when the lookup may go ahead; otherwise the seconds until the window turns. */
-  admit(wallet: string, owner: string): number | null {
+  admit(wallet: string, owner: string): Promise<number | null> {
+    return Promise.resolve(this.admitNow(wallet, owner));
+  }
+
+  private admitNow(wallet: string, owner: string): number | null {
     const now = this.clock.nowMs();
     const window = Math.floor(now / WINDOW_MS);
     if (window !== this.window) {

@@ -82,6 +82,39 @@ test('a connection that got a 408 for headers that never finished is destroyed, 
   t.is(server.connections.open(), 0);
 });
 
+test('a body sent a byte at a time cannot stretch the request deadline: 408, and the connection is destroyed', async (t) => {
+  const koa = new Koa();
+  // The handler's read is aborted when the server destroys the connection: expected here.
+  koa.silent = true;
+  koa.use(async (ctx) => {
+    for await (const chunk of ctx.req) void chunk;
+    ctx.body = { ok: true };
+  });
+  const server = await listen(koa, 0, '127.0.0.1', undefined, limits({ headersTimeoutMs: 300, requestTimeoutMs: 600 }));
+  t.teardown(() => server.close(0));
+  const accepted = nextServerSocket(server.server);
+  const client = await rawSocket(server.url, '127.0.0.1');
+  t.teardown(() => client.socket.destroy());
+  const serverSide = await accepted;
+  const closed = new Promise<void>((resolve) => serverSide.once('close', () => resolve()));
+  client.socket.write('POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+  // The headers are complete at once; the body comes one byte every 50 ms, each byte well
+  // within any idle timeout, so only a deadline on the whole request stops it.
+  let sent = 0;
+  let open = true;
+  void closed.then(() => (open = false));
+  while (open && sent < 1000) {
+    client.socket.write(' ');
+    sent++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await closed;
+  await client.ended;
+  t.true(sent < 1000, `the server waited for the whole body (${sent} bytes)`);
+  t.regex(client.received(), /^HTTP\/1\.1 408 /);
+  t.is(server.connections.open(), 0);
+});
+
 test('a connection that sent a malformed request is destroyed after its 400, not left half-open', async (t) => {
   const server = await listen(okApp(), 0, '127.0.0.1', undefined, limits());
   t.teardown(() => server.close(0));

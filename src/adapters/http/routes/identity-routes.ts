@@ -182,7 +182,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       tag: 'identity',
       summary: 'Check whether an owner holds at least `minimum` of a mint',
       description:
-        'Any owner, mint and minimum; answered through the same balance source as the token gate, with a cache of its own. A wallet may look up ACCESS_CHECK_OWNERS_PER_MIN (100) different owners per minute; asking again about one of them is not counted.',
+        'Any owner, mint and minimum; answered through the same balance source as the token gate, with a cache of its own. A wallet may look up ACCESS_CHECK_OWNERS_PER_MIN (100) different owners per minute, across all instances that share REDIS_URL; asking again about one of them is not counted.',
       auth: 'api_key',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
