@@ -244,11 +244,12 @@ async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader, bef
     let loaded = 0;
     const total = Math.max(...SIZES);
     for (const size of SIZES) {
-      const seconds = await loader.load(run.big.writer, loaded, size, total, sample);
+      const { seconds, cpuSeconds, writeSeconds } = await loader.load(run.big.writer, loaded, size, total, sample);
       const bytes = run.big.file !== undefined ? statSync(run.big.file).size : (await sizes(run.big)).total;
       console.log(
         `\n# ${dialect}, ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the ${dialect} batch writer in ${seconds} s ` +
-          `(${Math.round((size - loaded) / Math.max(1, seconds)).toLocaleString('en')}/s, made on ${loader.threads} threads); ${Math.round(bytes / size).toLocaleString('en')} bytes per proof before 010_search`,
+          `(${Math.round((size - loaded) / Math.max(1, seconds)).toLocaleString('en')}/s, made on ${loader.threads} threads; ${cpuSeconds} CPU s in this process, ${writeSeconds} s waiting for the writer); ` +
+          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof before 010_search`,
       );
       loaded = size;
       if (!KEEP) await measureAt(run, size, sample, before010.length);
