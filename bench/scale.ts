@@ -249,7 +249,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader, bef
       console.log(
         `\n# ${dialect}, ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the ${dialect} batch writer in ${seconds} s ` +
           `(${Math.round((size - loaded) / Math.max(1, seconds)).toLocaleString('en')}/s, made on ${loader.threads} threads; ${cpuSeconds} CPU s in this process, ${writeSeconds} s waiting for the writer); ` +
-          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof before 010_search`,
+          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof on disk${run.migrated ? ' (and the proofs the rate measurement sent)' : ' before 010_search'}`,
       );
       loaded = size;
       if (!KEEP) await measureAt(run, size, sample, before010.length);
