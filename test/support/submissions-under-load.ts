@@ -17,6 +17,8 @@ export function submitUnderLoad(registry: TestRegistry, clients: number, label: 
   const acknowledged: Acknowledged[] = [];
   let inFlight = 0;
   let stopping = false;
+  /** Called on each acknowledgement, so `reach` waits without polling. */
+  let onAck: () => void = () => undefined;
   let n = 0;
   const client = async () => {
     while (!stopping) {
@@ -25,6 +27,7 @@ export function submitUnderLoad(registry: TestRegistry, clients: number, label: 
       const reply = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope }).finally(() => inFlight--);
       if (reply.status !== 200) throw new Error(`submission answered ${reply.status}: ${JSON.stringify(reply.body)}`);
       acknowledged.push({ proofId: reply.body.proof_id as string, envelope });
+      onAck();
     }
   };
   const running = Promise.all(Array.from({ length: clients }, client));
@@ -34,7 +37,7 @@ export function submitUnderLoad(registry: TestRegistry, clients: number, label: 
     inFlight: () => inFlight,
     /** Resolves once `count` proofs are acknowledged (or the run fails). */
     async reach(count: number): Promise<void> {
-      while (acknowledged.length < count) await Promise.race([running, new Promise((resolve) => setImmediate(resolve))]);
+      while (acknowledged.length < count) await Promise.race([running, new Promise<void>((resolve) => (onAck = resolve))]);
     },
     async stop(): Promise<void> {
       stopping = true;
