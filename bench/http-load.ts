@@ -25,6 +25,8 @@ export interface LoadOptions {
   readonly cursor?: { next: number };
   /** Receives each response's latency (ms), for figures over several runs. */
   readonly onLatency?: (ms: number) => void;
+  /** Receives each response's status and body (autocannon then reads every body). */
+  readonly onResponse?: (status: number, body: string) => void;
 }
 
 /** Drives POST requests with autocannon and reads its latency histogram. */
@@ -42,6 +44,7 @@ export async function load(o: LoadOptions): Promise<LoadFigures & { readonly dur
         path: o.path,
         headers: { 'content-type': 'application/json', ...o.headers },
         setupRequest: (req) => ({ ...req, body: o.bodies[cursor.next++ % o.bodies.length] }),
+        ...(o.onResponse && { onResponse: (status: number, body: string) => o.onResponse!(status, body) }),
       },
     ],
   };

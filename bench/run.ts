@@ -12,6 +12,7 @@ import { benchLog } from './log.js';
 import { pacedLoad } from './paced-load.js';
 import { createApiKey, fundWallet } from './provision.js';
 import { benchReadersAndWriters, printReadersAndWriters } from './readers-and-writers.js';
+import { benchTwoInstances, type TwoInstanceFigures } from './two-instances.js';
 
 /**
  * `npm run bench`: submission throughput and latency of POST /v1/proofs on SQLite and
@@ -116,6 +117,15 @@ async function benchSubmissions(databaseUrl: string, env: Record<string, string>
   }
 }
 
+function printTwoInstances(two: TwoInstanceFigures): void {
+  console.log(`\n| two registry instances on one PostgreSQL (Redis ${two.redis ?? 'none'}), ${CONNECTIONS} connections each, at once | req/s | p50 ms | p99 ms | non-2xx+errors |`);
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  two.instances.forEach((f, i) => console.log(`| instance ${i + 1} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} |`));
+  console.log(`| both | ${fmt(two.aggregatePerSec)} | | | |`);
+  console.log(`\nAfter the run: ${fmt(two.acknowledged)} proofs acknowledged, ${fmt(two.stored)} rows stored for the wallet, ${two.missing} acknowledged and missing, ${two.duplicates} stored twice.`);
+  if (two.missing > 0 || two.duplicates > 0) throw new Error('two instances: an acknowledged proof is missing or stored twice');
+}
+
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const pct = (a: number, b: number, digits = 0) => `${fmt((100 * a) / b, digits)}%`;
 
@@ -156,6 +166,14 @@ async function main(): Promise<void> {
   } finally {
     await ceilingServer.stop();
   }
+
+  // Two instances on one PostgreSQL database, at once, each with its own proofs.
+  const twoBodies = [fleetProofBodies(DURATION_S * 5_000, 'bench-two-a'), fleetProofBodies(DURATION_S * 5_000, 'bench-two-b')] as const;
+  const twoUrl = await freshPostgresDatabase();
+  await quietMachine('two instances on PostgreSQL');
+  const two = await benchTwoInstances(twoUrl, [twoBodies[0], twoBodies[1]], CONNECTIONS, DURATION_S);
+  await dropPostgresDatabase();
+  printTwoInstances(two);
 
   await quietMachine('the transparency log');
   // Printed here, before the tables below: log on and off in turns, inclusion proofs at 1,000,000 leaves, checkpoint latency.

@@ -5,25 +5,25 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase, type Database } from '../src/adapters/sql/index.js';
 import { PostgresProofWriter } from '../src/adapters/sql/postgres-proof-writer.js';
-import { toRow } from '../src/adapters/sql/proof-rows.js';
-import type { PendingRow, ProofWriter } from '../src/adapters/sql/proof-writer.js';
+import type { ProofWriter } from '../src/adapters/sql/proof-writer.js';
 import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
 import { encodeCursor } from '../src/application/proofs/proof-cursor.js';
-import type { JsonObject, ProofEnvelope, TelemetryEvent } from '../src/domain/protocol/envelope.js';
-import { toProofRecord, type ProofRecord } from '../src/domain/proof/proof-record.js';
+import type { ProofRecord } from '../src/domain/proof/proof-record.js';
 import { migrations } from '../migrations/index.js';
 import { TEST_POSTGRES_URL, uniqueSchemaName } from '../test/support/databases.js';
-import { protocols, testSeed } from '../test/support/protocol.js';
 import { authHeaders } from '../test/support/test-authenticator.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { fleetProof } from './fleet-proofs.js';
 import { load } from './http-load.js';
+import { BIG, DAY, END_MS } from './scale-data.js';
+import { ScaleLoader } from './scale-load.js';
 
 /**
  * `npm run bench:scale`: what the registry costs as its data grows. Not run in CI.
  *
- * For each database (SCALE_DATABASES, default sqlite,postgres) it loads proofs through the
- * store's own batch writer (not HTTP) up to each size of SCALE_SIZES (default 1,000,000 and
+ * For each database (SCALE_DATABASES, default sqlite,postgres), one at a time and dropped once
+ * measured, it loads proofs through the store's own batch writer (not HTTP; the proofs made
+ * on worker threads, scale-load.ts) up to each size of SCALE_SIZES (default 1,000,000 and
  * 10,000,000), and at each size measures, with the same code in one run:
  * - the HTTP submission rate against an empty database of the same kind, in turns;
  * - p50/p99 of sequential requests: get by id, list and search with each filter and order,
@@ -32,11 +32,12 @@ import { load } from './http-load.js';
  * - bytes on disk per proof and per table or index; start-up time; migration 010's time
  *   over the rows already there (the first size only: it runs once).
  *
- * The data: 50 wallets, one holding 60% of the proofs; 500 robots each signing with its own
- * key (2% of proofs without a robot id); 2,000 tasks; 30 topics of very different
- * frequencies; 5–20 events (envelopes of about 1.1–2.6 KB); meta with a site among 40, a
- * shift and an operator, and one proof in 100,000 with a rare word; created_at over 90 days,
- * arriving in order. Deterministic: the same sizes give the same proofs.
+ * The data (scale-data.ts): 50 wallets, one holding 60% of the proofs; 500 robots each signing
+ * with its own key (2% of proofs without a robot id); 2,000 tasks; 30 topics of very different
+ * frequencies; one event per topic for 95% of proofs and 5–16 events for the rest (envelopes
+ * of about 0.8 KB on average); meta with a site among 40, a shift and an operator, and one proof
+ * in 100,000 with a rare word; created_at over 90 days, arriving in order. Deterministic: the
+ * same sizes give the same proofs.
  *
  * SCALE_EXISTING=1 measures databases an interrupted run left instead of loading new ones:
  * SCALE_SQLITE_BIG / SCALE_SQLITE_EMPTY (files), SCALE_PG_BIG / SCALE_PG_EMPTY (schemas).
@@ -44,7 +45,8 @@ import { load } from './http-load.js';
  * SCALE_KEEP=1 only loads: it keeps the databases, measures nothing and prints the line that
  * measures them later with SCALE_EXISTING=1 (load on a busy machine, measure on a quiet one).
  *
- * SCALE_DIR: where SQLite files go (default the temp directory). SCALE_REQUESTS: requests per
+ * SCALE_DIR: where SQLite files go (default the temp directory). SCALE_WORKERS: threads making
+ * proofs (default one per core). SCALE_REQUESTS: requests per
  * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
@@ -55,81 +57,6 @@ const RATE_SLICE_S = Number(process.env.SCALE_RATE_S ?? 5);
 const KEEP = process.env.SCALE_KEEP === '1';
 const RATE_ROUNDS = 3;
 const RATE_CONNECTIONS = 16;
-const BATCH = 200;
-
-const ROBOTS = 500;
-const TASKS = 2_000;
-const DAY = 86_400_000;
-const END_MS = Date.parse('2026-11-20T00:00:00Z');
-const SPAN_MS = 90 * DAY;
-const SITES = ['lyon', 'paris', 'berlin', 'madrid', 'rome', 'oslo', 'turin', 'porto', 'gent', 'brno', ...Array.from({ length: 30 }, (_, i) => `site${i}`)];
-/** Topics and the share of proofs holding each (one in the big wallet never). */
-const TOPICS: Array<[string, number]> = [
-  ['nav/pose', 0.77],
-  ['joint/state', 0.6],
-  ['safety/state', 0.5],
-  ['gripper/force', 0.4],
-  ['vision/frame', 0.3],
-  ['battery', 0.25],
-  ['weld/arc', 0.14],
-  ['paint/spray', 0.1],
-  ...Array.from({ length: 20 }, (_, i): [string, number] => [`sensor/${i}`, 0.3 - i * 0.014]),
-  ['alarm/estop', 0.001],
-  ['absent/topic', 0],
-];
-
-export const walletAddress = (w: number) => `ScaleWallet${String(w).padStart(3, '0')}`.padEnd(44, '1');
-const BIG = walletAddress(0);
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const seeds = Array.from({ length: ROBOTS }, (_, r) => testSeed(r));
-
-/** Proof number `i` of `total`: the same for the same (i, total). */
-export function scaleProof(i: number, total: number): { wallet: string; envelope: ProofEnvelope } {
-  const r = rng(i * 2_654_435_761 + 17);
-  // 60% in wallet 0; the rest over 49 wallets, the lower ones busier.
-  const w = r() < 0.6 ? 0 : 1 + Math.floor(49 * r() * r());
-  const robot = (w * 37 + Math.floor(r() * (w === 0 ? 300 : 10))) % ROBOTS;
-  const createdAtMs = END_MS - SPAN_MS + Math.floor(((i + r()) / total) * SPAN_MS);
-  const createdAt = new Date(createdAtMs).toISOString();
-  const topics = TOPICS.filter(([name, share]) => (w === 0 && name === 'absent/topic' ? false : name === 'absent/topic' ? r() < 0.05 : r() < share)).map(([t]) => t);
-  if (topics.length === 0) topics.push('nav/pose');
-  const n = 5 + Math.floor(r() * 16);
-  const events: TelemetryEvent[] = Array.from({ length: n }, (_, k) => ({
-    ts: new Date(createdAtMs - (n - k) * 500).toISOString(),
-    topic: topics[k % topics.length]!,
-    data: { seq: k, x: Math.round(r() * 1000) / 100, ok: r() < 0.95 },
-  }));
-  const meta: JsonObject = { site: SITES[Math.floor(r() * SITES.length)]!, shift: r() < 0.5 ? 'day' : 'night', operator: `op-${Math.floor(r() * 300)}` };
-  if (i % 100_000 === 50_000) meta['note'] = `quasar-${i}`;
-  const envelope = protocols.libsodium.create(
-    {
-      taskId: `task-${Math.floor(r() * r() * TASKS)}`,
-      ...(r() < 0.98 ? { robotId: `robot-${robot}` } : {}),
-      ...(r() < 0.5 ? { runId: `run-${Math.floor(i / 50)}` } : {}),
-      events,
-      meta,
-      createdAt,
-    },
-    seeds[robot]!,
-  );
-  return { wallet: walletAddress(w), envelope };
-}
-
-function recordOf(p: { wallet: string; envelope: ProofEnvelope }): ProofRecord {
-  return toProofRecord({ proofId: p.envelope.payload.payload_hash, envelope: p.envelope, createdAtMs: Date.parse(p.envelope.payload.created_at) }, p.wallet, Date.parse(p.envelope.payload.created_at) + 1_000);
-}
 
 interface Target {
   readonly dialect: 'sqlite' | 'postgres';
@@ -182,26 +109,6 @@ async function migrateTimed(db: Database, listed: typeof migrations, applied = 0
     times[listed[n - 1]!.name] = Math.round(performance.now() - start);
   }
   return times;
-}
-
-/** Loads proofs [from, to) of `total` into every target, BATCH at a time, through the writers. */
-async function loadProofs(targets: readonly Target[], from: number, to: number, total: number, sample: ProofRecord[]): Promise<number> {
-  const start = performance.now();
-  let pending: Promise<unknown> = Promise.resolve();
-  for (let i = from; i < to; i += BATCH) {
-    const batch: PendingRow[] = [];
-    for (let k = i; k < Math.min(to, i + BATCH); k++) {
-      const record = recordOf(scaleProof(k, total));
-      if (record.wallet === BIG && k % 997 === 0) sample.push(record);
-      batch.push({ row: toRow(record), topics: record.topics });
-    }
-    // Writing one batch while the next is made.
-    await pending;
-    pending = Promise.all(targets.map((t) => t.writer.write(batch)));
-    if ((i / BATCH) % 500 === 0) process.stderr.write(`  loaded ${i.toLocaleString('en')} of ${to.toLocaleString('en')} (${Math.round((performance.now() - start) / 1000)} s)\n`);
-  }
-  await pending;
-  return Math.round((performance.now() - start) / 1000);
 }
 
 interface Latency {
@@ -318,34 +225,43 @@ async function startTimed(t: Target): Promise<{ server: ChildServer; startMs: nu
 }
 
 async function bench(dialects: ReadonlyArray<'sqlite' | 'postgres'>): Promise<void> {
-  const runs = await Promise.all(dialects.map(async (dialect) => ({ dialect, empty: await prepare(dialect, 'empty'), big: await prepare(dialect, 'big'), migrated: false })));
   const before010 = migrations.filter((m) => m.name < '010');
+  const loader = await ScaleLoader.start();
   try {
-    for (const run of runs) {
-      console.log(`${run.dialect}: migrations on an empty database (ms): ${JSON.stringify(await migrateTimed(run.empty.db, migrations))}`);
-      await migrateTimed(run.big.db, before010);
-    }
+    // One database at a time, dropped once measured: two at 10 million would not fit the disk.
+    for (const dialect of dialects) await benchOne(dialect, loader, before010);
+  } finally {
+    await loader.close();
+  }
+}
+
+async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader, before010: typeof migrations): Promise<void> {
+  const run = { dialect, empty: await prepare(dialect, 'empty'), big: await prepare(dialect, 'big'), migrated: false };
+  try {
+    console.log(`${dialect}: migrations on an empty database (ms): ${JSON.stringify(await migrateTimed(run.empty.db, migrations))}`);
+    await migrateTimed(run.big.db, before010);
     const sample: ProofRecord[] = [];
     let loaded = 0;
     const total = Math.max(...SIZES);
     for (const size of SIZES) {
-      // One pass makes the proofs and writes each batch to every database.
-      const seconds = await loadProofs(runs.map((r) => r.big), loaded, size, total, sample);
-      console.log(`\n# ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the batch writers of ${dialects.join(' and ')} at once in ${seconds} s`);
+      const { seconds, cpuSeconds, writeSeconds } = await loader.load(run.big.writer, loaded, size, total, sample);
+      const bytes = run.big.file !== undefined ? statSync(run.big.file).size : (await sizes(run.big)).total;
+      console.log(
+        `\n# ${dialect}, ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the ${dialect} batch writer in ${seconds} s ` +
+          `(${Math.round((size - loaded) / Math.max(1, seconds)).toLocaleString('en')}/s, made on ${loader.threads} threads; ${cpuSeconds} CPU s in this process, ${writeSeconds} s waiting for the writer); ` +
+          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof on disk${run.migrated ? ' (and the proofs the rate measurement sent)' : ' before 010_search'}`,
+      );
       loaded = size;
-      if (KEEP) continue;
-      for (const run of runs) await measureAt(run, size, sample, before010.length);
+      if (!KEEP) await measureAt(run, size, sample, before010.length);
     }
     if (KEEP) {
       const where = (t: Target) => t.file ?? t.schema!;
-      const env = runs.map((r) => (r.dialect === 'sqlite' ? `SCALE_SQLITE_BIG=${where(r.big)} SCALE_SQLITE_EMPTY=${where(r.empty)}` : `SCALE_PG_BIG=${where(r.big)} SCALE_PG_EMPTY=${where(r.empty)}`));
-      console.log(`
-kept; measure with:
-SCALE_EXISTING=1 SCALE_DATABASES=${dialects.join(',')} ${env.join(' ')} npm run bench:scale`);
-      for (const run of runs) await Promise.all([run.empty.db.close(), run.big.db.close()]);
+      const env = dialect === 'sqlite' ? `SCALE_SQLITE_BIG=${where(run.big)} SCALE_SQLITE_EMPTY=${where(run.empty)}` : `SCALE_PG_BIG=${where(run.big)} SCALE_PG_EMPTY=${where(run.empty)}`;
+      console.log(`\nkept; measure with:\nSCALE_EXISTING=1 SCALE_DATABASES=${dialect} ${env} npm run bench:scale`);
+      await Promise.all([run.empty.db.close(), run.big.db.close()]);
     }
   } finally {
-    for (const run of KEEP ? [] : runs) {
+    if (!KEEP) {
       await run.empty.drop();
       await run.big.drop();
     }
