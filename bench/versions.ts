@@ -135,12 +135,12 @@ async function main(): Promise<void> {
     const bodies = fleetProofBodies(Math.ceil((WARM_UP_S + ROUNDS * SLICE_S) * 5_000), 'versions');
     for (const [k, dir] of VERSIONS.entries()) versions.push(await startVersion(dir, k, bodies));
     const [a, b] = versions as [Version, Version];
+    // Both idle over the same seconds, once the warm-up's aftermath (e.g. the log catching up) is over.
     await settle(0.15, 3_000);
-    for (const v of versions) {
-      const before = v.server.cpuSeconds() ?? 0;
-      await new Promise((done) => setTimeout(done, 3_000));
-      v.idleCpu = ((v.server.cpuSeconds() ?? 0) - before) / 3;
-    }
+    await new Promise((done) => setTimeout(done, 2_000));
+    const idle0 = versions.map((v) => v.server.cpuSeconds() ?? 0);
+    await new Promise((done) => setTimeout(done, 4_000));
+    versions.forEach((v, i) => (v.idleCpu = ((v.server.cpuSeconds() ?? 0) - idle0[i]!) / 4));
     const marginal = (v: Version, f: CostedFigures) => (f.serverCpuUs === null ? null : f.serverCpuUs - (v.idleCpu * 1e6) / f.requestsPerSec);
     console.log(`${DB}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SLICE_S} s each, in turns (A then B, B then A, …)`);
     console.log(`A = ${VERSIONS[0]} ${process.env.ENV_A ?? ''}\nB = ${VERSIONS[1]} ${process.env.ENV_B ?? ''}`);
