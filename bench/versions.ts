@@ -23,7 +23,8 @@ import { createApiKey } from './provision.js';
  * use, rates swing with their load; CPU per request of the server process (all threads) moves
  * much less, so the table gives both, round by round. A server also spends CPU while idle (timers,
  * the log's checkpoints, metrics), which at a low rate weighs on each request: that rate is
- * measured before the rounds and taken out ("marginal"). On PostgreSQL the CPU of the
+ * measured before the rounds and taken out ("marginal"). Run both orders (A,B then B,A): on
+ * the busy machine of 2026-11-25 the second checkout was ahead in every round either way. On PostgreSQL the CPU of the
  * database's own processes serving the bench database is given too. PROFILE_DIR=dir writes a CPU profile
  * of each server's threads into dir/<checkout> (`--cpu-prof`), summed by `bench/profile-summary.ts`.
  */
