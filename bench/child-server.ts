@@ -17,11 +17,13 @@ export interface ChildServer {
  * Runs a server script in its own process (through tsx), so the load generator and the server
  * do not share an event loop. The script prints one JSON line with at least `url` when ready.
  * BENCH_NODE_ARGS adds Node flags to the server, e.g. `--cpu-prof --cpu-prof-dir=prof`.
+ * `script` is relative to this directory, or absolute (with `cwd`, a server from another checkout).
  */
-export async function startChildServer(script: string, env: Record<string, string> = {}): Promise<ChildServer> {
+export async function startChildServer(script: string, env: Record<string, string> = {}, cwd?: string): Promise<ChildServer> {
   const path = fileURLToPath(new URL(script, import.meta.url));
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path], {
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

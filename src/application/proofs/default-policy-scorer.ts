@@ -1,8 +1,9 @@
-import { scoreProof } from '../../domain/scoring/score-proof.js';
+import { scoreUnder } from '../../domain/scoring/score-proof.js';
 import { DEFAULT_POLICY } from '../../domain/scoring/scoring-policy.js';
 import type { ProofScorer } from '../ports/proof-scorer.js';
 
-/** The default policy's score at the instant given: what the statistics average. */
-export const defaultPolicyScorer: ProofScorer = {
-  score: (envelope, atMs) => scoreProof(envelope, atMs, DEFAULT_POLICY).score,
-};
+/**
+ * The default policy's score at the instant given: what the statistics average. Only the
+ * number is kept, so the reasons `scoreProof` writes for GET …/score are not written here.
+ */
+export const defaultPolicyScorer: ProofScorer = { score: scoreUnder(DEFAULT_POLICY) };

@@ -84,18 +84,27 @@ export type UnstorableProof =
 
 /** Why the registry cannot store this record, or null when it can. */
 export function unstorableProof(record: ProofRecord): UnstorableProof | null {
-  const values: Array<[string, string | null]> = [
+  const ids: Array<[string, string | null]> = [
     ['payload.subject.task_id', record.taskId],
     ['payload.subject.robot_id', record.robotId],
     ['payload.subject.run_id', record.runId],
   ];
-  const events = record.envelope.payload.telemetry_normalized.events;
-  for (let i = 0; i < events.length; i++) values.push([`payload.telemetry_normalized.events[${i}].topic`, events[i]!.topic]);
-  for (const [path, value] of values) {
-    if (value === null) continue;
-    if (!hasCharacters(value, 0, MAX_INDEXED_LENGTH)) return { _tag: 'UnstorableProof', problem: 'too_long', path, length: characterCount(value), max: MAX_INDEXED_LENGTH };
-    if (value.includes(NUL)) return { _tag: 'UnstorableProof', problem: 'nul', path };
+  for (const [path, value] of ids) {
+    const problem = value === null ? null : unstorableValue(value, () => path);
+    if (problem) return problem;
   }
+  // Every submission passes here: an event's path is written only for the one refused.
+  const events = record.envelope.payload.telemetry_normalized.events;
+  for (let i = 0; i < events.length; i++) {
+    const problem = unstorableValue(events[i]!.topic, () => `payload.telemetry_normalized.events[${i}].topic`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function unstorableValue(value: string, path: () => string): UnstorableProof | null {
+  if (!hasCharacters(value, 0, MAX_INDEXED_LENGTH)) return { _tag: 'UnstorableProof', problem: 'too_long', path: path(), length: characterCount(value), max: MAX_INDEXED_LENGTH };
+  if (value.includes(NUL)) return { _tag: 'UnstorableProof', problem: 'nul', path: path() };
   return null;
 }
 

@@ -19,28 +19,48 @@ import { freshness, temporal } from './time-components.js';
  * start-up with `validatePolicy`, not a property of the proof.
  */
 export function scoreProof(envelope: ProofEnvelope, nowMs: number, policy: ScoringPolicy = DEFAULT_POLICY): ProofScore {
-  const problem = validatePolicy(policy);
-  if (problem !== null) throw new RangeError(`invalid scoring policy ${policyId(policy)}: ${problem}`);
-  if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be a finite epoch time (got ${nowMs})`);
-
-  const payload = envelope.payload;
-  const events = payload.telemetry_normalized.events;
-  const createdAtMs = parseRfc3339(payload.created_at);
-  const p = policy.parameters;
-  const parts: Record<ComponentName, ComponentResult> = {
-    coverage: coverage(events, p),
-    safety: safety(events, p),
-    temporal: temporal(events, createdAtMs, nowMs, p),
-    freshness: freshness(createdAtMs, nowMs, p),
-  };
-
-  // The sum is taken over the rounded components, so anyone can redo it from the response.
-  let total = 0;
-  for (const name of COMPONENTS) total += policy.weights[name] * parts[name].value;
+  assertValidPolicy(policy);
+  const parts = components(envelope, nowMs, policy, true);
   return {
-    score: round4(clamp01(total)),
+    score: weightedSum(parts, policy),
     components: Object.fromEntries(COMPONENTS.map((name) => [name, parts[name].value])),
     reasons: Object.fromEntries(COMPONENTS.map((name) => [name, parts[name].reason])),
     policy: policyId(policy),
   };
+}
+
+/**
+ * The score alone under a policy checked once, here: `scoreProof(envelope, nowMs, policy).score`
+ * without writing the reasons, for a caller that keeps only the number (a submission stores it).
+ */
+export function scoreUnder(policy: ScoringPolicy): (envelope: ProofEnvelope, nowMs: number) => number {
+  assertValidPolicy(policy);
+  return (envelope, nowMs) => weightedSum(components(envelope, nowMs, policy, false), policy);
+}
+
+function assertValidPolicy(policy: ScoringPolicy): void {
+  const problem = validatePolicy(policy);
+  if (problem !== null) throw new RangeError(`invalid scoring policy ${policyId(policy)}: ${problem}`);
+}
+
+/** Each component's value and, with `explain`, its reason (else ''). */
+function components(envelope: ProofEnvelope, nowMs: number, policy: ScoringPolicy, explain: boolean): Record<ComponentName, ComponentResult> {
+  if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be a finite epoch time (got ${nowMs})`);
+  const payload = envelope.payload;
+  const events = payload.telemetry_normalized.events;
+  const createdAtMs = parseRfc3339(payload.created_at);
+  const p = policy.parameters;
+  return {
+    coverage: coverage(events, p, explain),
+    safety: safety(events, p, explain),
+    temporal: temporal(events, createdAtMs, nowMs, p, explain),
+    freshness: freshness(createdAtMs, nowMs, p, explain),
+  };
+}
+
+/** The sum is taken over the rounded components, so anyone can redo it from the response. */
+function weightedSum(parts: Record<ComponentName, ComponentResult>, policy: ScoringPolicy): number {
+  let total = 0;
+  for (const name of COMPONENTS) total += policy.weights[name] * parts[name].value;
+  return round4(clamp01(total));
 }

@@ -12,11 +12,12 @@ import type { ScoringParameters } from './scoring-policy.js';
  *   topics = min(1, distinctTopics / targetTopics)
  *   coverage = (events + topics) / 2
  */
-export function coverage(events: readonly TelemetryEvent[], p: ScoringParameters): ComponentResult {
+export function coverage(events: readonly TelemetryEvent[], p: ScoringParameters, explain = true): ComponentResult {
   const n = events.length;
   const topics = new Set(events.map((e) => e.topic)).size;
   const eventPart = Math.min(1, Math.log1p(n) / Math.log1p(p.targetEvents));
   const topicPart = Math.min(1, topics / p.targetTopics);
+  if (!explain) return result(n === 0 ? 0 : (eventPart + topicPart) / 2, '');
   const need = `full coverage needs ${plural(p.targetEvents, 'event')} and ${plural(p.targetTopics, 'topic')}`;
   if (n === 0) return result(0, `no events; ${need}`);
   return result(
@@ -30,7 +31,7 @@ export function coverage(events: readonly TelemetryEvent[], p: ScoringParameters
  * (`data.ok` is a boolean). Events without `ok` are left out rather than counted as failures:
  * many topics (pose, joint state) have no notion of success.
  */
-export function safety(events: readonly TelemetryEvent[], p: ScoringParameters): ComponentResult {
+export function safety(events: readonly TelemetryEvent[], p: ScoringParameters, explain = true): ComponentResult {
   let reporting = 0;
   let ok = 0;
   for (const event of events) {
@@ -39,6 +40,7 @@ export function safety(events: readonly TelemetryEvent[], p: ScoringParameters):
     reporting++;
     if (flag) ok++;
   }
+  if (!explain) return result(reporting === 0 ? p.safetyWithoutOk : ok / reporting, '');
   if (reporting === 0) {
     return result(
       p.safetyWithoutOk,

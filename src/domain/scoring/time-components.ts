@@ -20,6 +20,7 @@ export function temporal(
   createdAtMs: number | null,
   nowMs: number,
   p: ScoringParameters,
+  explain = true,
 ): ComponentResult {
   if (events.length === 0) {
     return result(p.temporalWithoutEvents, `no events to check, so temporal takes the neutral value ${p.temporalWithoutEvents}`);
@@ -44,6 +45,7 @@ export function temporal(
     if (future) broken.future++;
     if (!outOfOrder && !tooEarly && !afterCreated && !future) consistent++;
   });
+  if (!explain) return result(consistent / events.length, '');
   const penalties = [
     broken.unparseable > 0 ? `${broken.unparseable} with an unparseable ts` : '',
     broken.outOfOrder > 0 ? `${broken.outOfOrder} out of ts order` : '',
@@ -65,9 +67,10 @@ export function temporal(
  * A created_at ahead of the registry's clock by more than the skew cannot be true, so it
  * scores 0 rather than "perfectly fresh".
  */
-export function freshness(createdAtMs: number | null, nowMs: number, p: ScoringParameters): ComponentResult {
+export function freshness(createdAtMs: number | null, nowMs: number, p: ScoringParameters, explain = true): ComponentResult {
   if (createdAtMs === null) return result(0, 'created_at is not an RFC 3339 date-time, so its age is unknown');
   const age = nowMs - createdAtMs;
+  if (!explain) return result(age < -p.clockSkewMs ? 0 : age <= p.freshForMs ? 1 : 1 - (age - p.freshForMs) / (p.staleAfterMs - p.freshForMs), '');
   if (age < -p.clockSkewMs) {
     return result(0, `created_at is ${d(-age)} in the future, beyond the ${d(p.clockSkewMs)} clock-skew tolerance`);
   }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import type { JsonObject, TelemetryEvent } from '../../../src/domain/protocol/envelope.js';
-import { scoreProof } from '../../../src/domain/scoring/score-proof.js';
+import { scoreProof, scoreUnder } from '../../../src/domain/scoring/score-proof.js';
 import { DEFAULT_POLICY, validatePolicy, type ScoringPolicy } from '../../../src/domain/scoring/scoring-policy.js';
 import { inOrder } from '../../../src/domain/scoring/time-components.js';
 import { anEnvelope } from '../../support/mothers.js';
@@ -208,4 +208,35 @@ test('every score and component lies in [0, 1], for any telemetry and any clock'
     { numRuns: 500 },
   );
   t.pass();
+});
+
+test('scoreUnder gives the score scoreProof gives, for any telemetry, created_at, clock and policy', (t) => {
+  const base = anEnvelope({ events: [] });
+  const policies = [DEFAULT_POLICY, withWeights({ coverage: 0.1, safety: 0.2, temporal: 0.3, freshness: 0.4 }), withParams({ freshForMs: 0, staleAfterMs: DAY, clockSkewMs: 0 })];
+  const createdAts = [CREATED, '2026-11-20T10:00:00.123+02:00', 'not a date'];
+  fc.assert(
+    fc.property(
+      fc.array(eventArb, { maxLength: 40 }),
+      fc.integer({ min: -60 * DAY, max: 60 * DAY }),
+      fc.constantFrom(...policies),
+      fc.constantFrom(...createdAts),
+      (events, nowOffset, policy, createdAt) => {
+        const telemetry = events.map((e) => ev(e.offset, e.topic, e.ok === undefined ? {} : { ok: e.ok }));
+        const envelope = { ...base, payload: { ...base.payload, created_at: createdAt, telemetry_normalized: { events: telemetry } } };
+        const now = CREATED_MS + nowOffset;
+        return scoreUnder(policy)(envelope, now) === scoreProof(envelope, now, policy).score;
+      },
+    ),
+    { numRuns: 1_000 },
+  );
+  // The edges of freshness: at fresh-for, at stale-after, and a created_at ahead of the clock.
+  const envelope = anEnvelope({ events: okEvents([true]) });
+  for (const now of [CREATED_MS + HOUR, CREATED_MS + 30 * DAY, CREATED_MS - 4 * MIN, CREATED_MS - 6 * MIN, CREATED_MS + 31 * DAY]) {
+    t.is(scoreUnder(DEFAULT_POLICY)(envelope, now), scoreProof(envelope, now).score);
+  }
+});
+
+test('scoreUnder refuses an invalid policy at once, and a clock that is not finite', (t) => {
+  t.throws(() => scoreUnder(withWeights({ coverage: 0.5 })), { instanceOf: RangeError, message: /sum to 1/ });
+  t.throws(() => scoreUnder(DEFAULT_POLICY)(anEnvelope(), Number.NaN), { instanceOf: RangeError });
 });
