@@ -131,13 +131,19 @@ export class KnexProofSearch {
    * The proofs the trigram index (a needle) or the topic index names, as the outer loop of a
    * query: each is then read by its key. SQLite is held to that order by CROSS JOIN, which its
    * planner never reorders (it would rather walk the wallet's index and test each proof);
-   * PostgreSQL reads the hits once (OFFSET 0 keeps the subquery apart) and joins them.
+   * PostgreSQL reads the hits once (OFFSET 0 keeps the subquery apart) and joins them. A page
+   * comes here only when the index names few of the wallet's proofs (probedPage), so hits
+   * first is always the cheaper order there.
    */
   private fromHits(wallet: string, by: { readonly text: string } | { readonly topic: string }): Knex.QueryBuilder {
     const join = this.postgres ? 'join' : 'cross join';
     if ('topic' in by) {
-      const hits = this.knex('proof_topics').select('proof_pk as pk').where('proof_topics.wallet_id', walletKeyOf(this.knex, wallet)).where('proof_topics.topic', by.topic);
-      return this.knex.from(hits.as('hit')).joinRaw(`${join} proofs on proofs.id = hit.pk`);
+      // Knex leaves out an OFFSET of 0, so PostgreSQL's is written out.
+      const hits = this.knex.raw(`(select proof_pk as pk from proof_topics where wallet_id = (?) and topic = ?${this.postgres ? ' offset 0' : ''}) as hit`, [
+        walletKeyOf(this.knex, wallet),
+        by.topic,
+      ]);
+      return this.knex.from(hits).joinRaw(`${join} proofs on proofs.id = hit.pk`);
     }
     const hits = this.postgres
       ? this.knex.raw("(select id as pk from proofs where search_text like ? escape '\\' offset 0) as hit", [`%${escapeLike(by.text.toLowerCase())}%`])
