@@ -23,20 +23,15 @@ const floorSql = (ms: string, unit: number) => `${ms} - ((${ms} % ${unit}) + ${u
 
 export async function up(knex: Knex): Promise<void> {
   const postgres = knex.client.dialect === 'postgresql';
-  await knex.schema.createTable('wallet_proof_hours', (t) => {
-    t.text('wallet').notNullable();
-    t.bigInteger('hour_ms').notNullable();
-    t.bigInteger('proof_count').notNullable().defaultTo(0);
-    t.primary(['wallet', 'hour_ms']);
-  });
-  for (const [table, column] of [['wallet_robot_hours', 'hour_ms'], ['wallet_robot_days', 'day_ms']] as const) {
-    await knex.schema.createTable(table, (t) => {
-      t.text('wallet').notNullable();
-      t.bigInteger(column).notNullable();
-      if (postgres) t.specificType('robot_id', 'text collate "C"').notNullable();
-      else t.text('robot_id').notNullable();
-      t.primary(['wallet', column, 'robot_id']);
-    });
+  if (postgres) {
+    await knex.raw('create table wallet_proof_hours (wallet text not null, hour_ms bigint not null, proof_count bigint not null default 0, primary key (wallet, hour_ms))');
+    await knex.raw('create table wallet_robot_hours (wallet text not null, hour_ms bigint not null, robot_id text collate "C" not null, primary key (wallet, hour_ms, robot_id))');
+    await knex.raw('create table wallet_robot_days (wallet text not null, day_ms bigint not null, robot_id text collate "C" not null, primary key (wallet, day_ms, robot_id))');
+  } else {
+    // WITHOUT ROWID: each row is its primary key's entry, stored once.
+    await knex.raw('create table wallet_proof_hours (wallet text not null, hour_ms bigint not null, proof_count bigint not null default 0, primary key (wallet, hour_ms)) without rowid');
+    await knex.raw('create table wallet_robot_hours (wallet text not null, hour_ms bigint not null, robot_id text not null, primary key (wallet, hour_ms, robot_id)) without rowid');
+    await knex.raw('create table wallet_robot_days (wallet text not null, day_ms bigint not null, robot_id text not null, primary key (wallet, day_ms, robot_id)) without rowid');
   }
   const [{ last }] = (await knex('proofs').max({ last: 'id' })) as [{ last: number | string | null }];
   const lastId = Number(last ?? 0);
