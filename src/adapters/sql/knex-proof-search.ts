@@ -18,11 +18,16 @@ export class KnexProofSearch {
    */
   private readonly proofIdKey: string;
 
-  /** `textProbe`: how many proofs of the list a text or topic search tests in order first. */
+  /**
+   * `textProbe`: how many proofs of the list a text or topic search tests in order first.
+   * `textHitsPerProbe`: how many hits of a needle, per proof of the slice just tested, the
+   * trigram index may name for the rest of the page to be read from it (probedPage).
+   */
   constructor(
     private readonly knex: Knex,
     private readonly postgres: boolean,
     private readonly textProbe = TEXT_PROBE,
+    private readonly textHitsPerProbe = TEXT_HITS_PER_PROBE,
   ) {
     this.proofIdKey = postgres ? 'proof_id collate "C"' : 'proof_id';
   }
@@ -74,9 +79,13 @@ export class KnexProofSearch {
    * one, nor one common only in older proofs, reads the wallet's proofs:
    * - first the next `textProbe` proofs of the list (with its other filters), in its order,
    *   each tested (a needle in one proof of 40 fills a page there);
-   * - then, while the page is not full: if the index names fewer of the wallet's proofs than
-   *   the next slice would test (counted up to that bound, by the index), the proofs it names
-   *   past the slices, sorted; otherwise the next slice of the list, WIDEN times longer.
+   * - then, while the page is not full: if the index names few of the wallet's proofs
+   *   (counted up to a bound, by the index), the proofs it names past the slices, sorted;
+   *   otherwise the next slice of the list, WIDEN times longer. The bound is what costs
+   *   about as much as the next slice: for a topic, as many hits as that slice has proofs
+   *   (its count reads the topic index alone, and each proof of a slice is tested with a
+   *   lookup of that index); for a needle, a quarter of the slice just tested (each hit, and
+   *   each hit counted, is a lookup of its proof, four or so times a proof read in order).
    * The work is bounded by a few times the smaller of the distance to the page's matches and
    * the number of hits. The boundaries between steps are positions in the order, so the
    * steps together are the list's order exactly.
@@ -105,7 +114,8 @@ export class KnexProofSearch {
       found.push(...((await slice.orderByRaw(segment!.orderBy).limit(skip + want - found.length)) as SummaryRow[]));
       if (!boundary || found.length >= skip + want) return found.slice(skip);
       end = columns.map((c) => boundary[c.name] as Knex.Value);
-      if ((await this.countHits(wallet, hits, probe * WIDEN)) < probe * WIDEN) break;
+      const bound = 'topic' in hits ? probe * WIDEN : Math.floor(probe * this.textHitsPerProbe);
+      if (bound > 0 && (await this.countHits(wallet, hits, bound)) < bound) break;
     }
     const rest = this.filtered(wallet, q, this.fromHits(wallet, hits)).select([...SUMMARY_COLUMNS]);
     rest.whereRaw(`${position} ${past} ${marks}`, end).orderByRaw(segment!.orderBy);
@@ -283,6 +293,9 @@ const TEXT_PROBE = 2_000;
 
 /** How much longer each slice of the list a text or topic search tests is than the one before. */
 const WIDEN = 4;
+
+/** Hits of a needle per proof of the slice just tested below which the rest of a page is read from the trigram index. */
+const TEXT_HITS_PER_PROBE = 0.25;
 
 /** A trigram index can serve a needle of three characters or more. */
 function indexable(text: string): boolean {

@@ -30,7 +30,7 @@ for (const [dialect, open] of [
 
     t.deepEqual(await db.knex('proofs').select().orderBy('id'), before);
     // Probing no proof in order: every match comes through the index.
-    const store = new KnexProofStore(db, { textProbe: 1 });
+    const store = new KnexProofStore(db, { textProbe: 1, textHitsPerProbe: 4 });
     const text = async (needle: string) => (await store.search(WALLET_A, { order: 'asc', limit: 10, text: needle })).items.map((i) => i.taskId);
     t.deepEqual(await text('lyon'), ['b', 'é']);
     t.deepEqual(await text('PARIS'), ['B']);

@@ -33,7 +33,7 @@ const filters: Array<Omit<ProofQuery, 'order' | 'limit'>> = [
 const sorts = ['created_at', 'task_id', 'robot_id', 'payload_hash'] as const;
 
 async function seed(db: Database): Promise<KnexProofStore> {
-  const store = new KnexProofStore(db, { textProbe: 2 });
+  const store = new KnexProofStore(db, { textProbe: 2, textHitsPerProbe: 4 });
   for (let i = 0; i < 16; i++) {
     const createdAt = new Date(Date.parse('2026-11-20T00:00:00Z') + i * 60_000).toISOString();
     const spec = { taskId: `t${i % 3}`, robotId: `r${i % 2}`, runId: `run-${i % 4}`, topics: i % 2 ? ['a'] : ['b'], createdAt, meta: { site: i % 4 ? 'lyon' : 'paris' } };
