@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { ProofCursor, ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
-import type { ProofSummary } from '../../domain/proof/proof-record.js';
+import type { ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './proof-rows.js';
+import { cursorAt, ProofSearchOrder } from './proof-search-order.js';
 import { walletKeyOf } from './wallet-keys.js';
 
 /**
@@ -11,12 +11,7 @@ import { walletKeyOf } from './wallet-keys.js';
  * bound (test/adapters/sql/search-plans.test.ts checks each plan).
  */
 export class KnexProofSearch {
-  /**
-   * How `proof_id` is compared and ordered. Ids are lower-case hex, so byte order is the
-   * intended order; PostgreSQL is told so explicitly (the column is also declared `C`, which
-   * keeps the indexes usable), SQLite compares bytes by default.
-   */
-  private readonly proofIdKey: string;
+  private readonly order: ProofSearchOrder;
 
   /**
    * `textProbe`: how many proofs of the list a text or topic search tests in order first.
@@ -29,7 +24,7 @@ export class KnexProofSearch {
     private readonly textProbe = TEXT_PROBE,
     private readonly textHitsPerProbe = TEXT_HITS_PER_PROBE,
   ) {
-    this.proofIdKey = postgres ? 'proof_id collate "C"' : 'proof_id';
+    this.order = new ProofSearchOrder(postgres);
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
@@ -49,7 +44,7 @@ export class KnexProofSearch {
     const rows: SummaryRow[] = [];
     // Ordered by robot, a topic or text search reads the proofs its index names and sorts them.
     const hits = q.topic !== undefined ? { topic: q.topic } : q.text !== undefined && indexable(q.text) ? { text: q.text } : undefined;
-    for (const segment of this.segments(sort, direction, q.after, this.sortsByIndex(q, sort))) {
+    for (const segment of this.order.segments(sort, direction, q.after, this.sortsByIndex(q, sort))) {
       const query = this.filtered(wallet, q, hits ? this.fromHits(wallet, hits) : undefined).select([...SUMMARY_COLUMNS]);
       segment.where?.(query);
       query.orderByRaw(segment.orderBy).limit(want - rows.length);
@@ -92,8 +87,8 @@ export class KnexProofSearch {
    */
   private async probedPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
     const { text, topic, ...others } = q;
-    const [segment] = this.segments(sort, direction, q.after, this.sortsByIndex(others, sort));
-    const columns = this.positionColumns(sort);
+    const [segment] = this.order.segments(sort, direction, q.after, this.sortsByIndex(others, sort));
+    const columns = this.order.positionColumns(sort);
     const position = `(${columns.map((c) => c.expression).join(', ')})`;
     const marks = `(${columns.map(() => '?').join(', ')})`;
     const [through, past] = direction === 'asc' ? ['<=', '>'] : ['>=', '<'];
@@ -204,85 +199,6 @@ export class KnexProofSearch {
   private whereText(query: Knex.QueryBuilder, text: string): void {
     query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(text.toLowerCase())}%`]);
   }
-
-  /** The columns of a sort's position, in order, as selected and as compared. */
-  private positionColumns(sort: Exclude<ProofSortField, 'robot_id'>): Array<{ name: string; select: string; expression: string }> {
-    const time = { name: 'created_at_ms', select: 'created_at_ms', expression: 'created_at_ms' };
-    const id = { name: 'proof_id', select: 'proof_id', expression: this.proofIdKey };
-    if (sort === 'payload_hash') return [id];
-    if (sort === 'task_id') return [{ name: 'task_id', select: 'task_id', expression: this.textKey('task_id') }, time, id];
-    return [time, id];
-  }
-
-  /**
-   * The queries that read a page, in turn, each continuing where the one before ran out: one,
-   * except for the robot order from a cursor, where the proofs without a robot id (first in
-   * ascending order, last in descending) are a range of their own. Each orders by the columns
-   * of one index, so each is one range of it, read in either direction, with no sort.
-   */
-  private segments(sort: ProofSortField, direction: 'asc' | 'desc', after: ProofCursor | undefined, byIndex = true): Segment[] {
-    const d = direction;
-    // SQLite: a unary + makes the first key an expression, which no index orders.
-    const lead = byIndex ? '' : '+';
-    const op = d === 'asc' ? '>' : '<';
-    const pid = this.proofIdKey;
-    const byTime = `created_at_ms ${d}, ${pid} ${d}`;
-    switch (sort) {
-      case 'created_at':
-        return [{ orderBy: byTime, ...(after && { where: (q) => q.whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [after.createdAtMs, after.proofId]) }) }];
-      case 'payload_hash':
-        return [{ orderBy: `${lead}${pid} ${d}`, ...(after && { where: (q) => q.whereRaw(`${pid} ${op} ?`, [after.proofId]) }) }];
-      case 'task_id': {
-        const task = this.textKey('task_id');
-        return [
-          {
-            orderBy: `${lead}${task} ${d}, ${byTime}`,
-            ...(after && { where: (q) => q.whereRaw(`(${task}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [after.key ?? '', after.createdAtMs, after.proofId]) }),
-          },
-        ];
-      }
-      case 'robot_id': {
-        const robot = this.textKey('robot_id');
-        // SQLite orders NULL first; PostgreSQL is told to (its index is declared so, 010_search).
-        const nulls = this.postgres ? (d === 'asc' ? ' nulls first' : ' nulls last') : '';
-        const byRobot = `${lead}${robot} ${d}${nulls}, ${byTime}`;
-        const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
-        const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
-        if (!after) return [{ orderBy: byRobot }];
-        const key = after.key ?? null;
-        if (d === 'asc') {
-          // Past the proofs without a robot id, a row comparison skips them (NULL compares to nothing).
-          if (key !== null) return [{ orderBy: byRobot, where: (q) => robotsAfter(q, after) }];
-          return [
-            { orderBy: byTime, where: (q) => nullsAfter(q, after) },
-            { orderBy: byRobot, where: (q) => q.whereNotNull('robot_id') },
-          ];
-        }
-        if (key === null) return [{ orderBy: byTime, where: (q) => nullsAfter(q, after) }];
-        return [
-          { orderBy: byRobot, where: (q) => robotsAfter(q, after) },
-          { orderBy: byTime, where: (q) => q.whereNull('robot_id') },
-        ];
-      }
-    }
-  }
-
-  /** A text column compared by its bytes: on PostgreSQL `collate "C"`, as its indexes are (010_search). */
-  private textKey(column: 'task_id' | 'robot_id'): string {
-    return this.postgres ? `${column} collate "C"` : column;
-  }
-}
-
-interface Segment {
-  readonly orderBy: string;
-  readonly where?: (query: Knex.QueryBuilder) => unknown;
-}
-
-function cursorAt(last: ProofSummary, sort: ProofSortField): ProofCursor {
-  const base = { createdAtMs: last.createdAtMs, proofId: last.proofId };
-  if (sort === 'task_id') return { ...base, key: last.taskId };
-  if (sort === 'robot_id') return { ...base, key: last.robotId };
-  return base;
 }
 
 /**
