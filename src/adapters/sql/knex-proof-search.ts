@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import type { ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './proof-rows.js';
 import { cursorAt, ProofSearchOrder } from './proof-search-order.js';
-import { walletKeyOf } from './wallet-keys.js';
 
 /**
  * The read queries of a search and of its count (docs/storage.md, "Search plans"). Both
@@ -28,24 +27,26 @@ export class KnexProofSearch {
   }
 
   async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
+    const key = await this.keyOf(wallet);
+    if (key === undefined) return { items: [], next: null };
     if (q.after !== undefined && q.offset !== undefined) throw new Error('a search takes a position or an offset, not both');
     const sort = q.sort ?? 'created_at';
     const direction = q.order === 'asc' ? 'asc' : 'desc';
     // One row beyond the page tells whether another page exists, without a COUNT.
     const want = q.limit + 1;
     const sparse = (q.topic !== undefined || (q.text !== undefined && indexable(q.text))) && sort !== 'robot_id';
-    const rows = sparse ? await this.probedPage(wallet, q, sort, direction, want) : await this.page(wallet, q, sort, direction, want);
+    const rows = sparse ? await this.probedPage(key, q, sort, direction, want) : await this.page(key, q, sort, direction, want);
     const page = rows.slice(0, q.limit).map(toSummary);
     const last = page[page.length - 1];
     return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
   }
 
-  private async page(wallet: string, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+  private async page(key: number, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
     const rows: SummaryRow[] = [];
     // Ordered by robot, a topic or text search reads the proofs its index names and sorts them.
     const hits = q.topic !== undefined ? { topic: q.topic } : q.text !== undefined && indexable(q.text) ? { text: q.text } : undefined;
     for (const segment of this.order.segments(sort, direction, q.after, this.sortsByIndex(q, sort))) {
-      const query = this.filtered(wallet, q, hits ? this.fromHits(wallet, hits) : undefined).select([...SUMMARY_COLUMNS]);
+      const query = this.filtered(key, q, hits ? this.fromHits(key, hits) : undefined).select([...SUMMARY_COLUMNS]);
       segment.where?.(query);
       query.orderByRaw(segment.orderBy).limit(want - rows.length);
       if (q.offset) query.offset(q.offset);
@@ -85,7 +86,7 @@ export class KnexProofSearch {
    * the number of hits. The boundaries between steps are positions in the order, so the
    * steps together are the list's order exactly.
    */
-  private async probedPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+  private async probedPage(key: number, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
     const { text, topic, ...others } = q;
     const [segment] = this.order.segments(sort, direction, q.after, this.sortsByIndex(others, sort));
     const columns = this.order.positionColumns(sort);
@@ -98,11 +99,11 @@ export class KnexProofSearch {
     // The position the slices so far end at (inclusive); undefined before the first.
     let end: Knex.Value[] | undefined;
     for (let probe = this.textProbe; ; probe *= WIDEN) {
-      const boundaryQuery = this.filtered(wallet, others).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
+      const boundaryQuery = this.filtered(key, others).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
       segment!.where?.(boundaryQuery);
       if (end) boundaryQuery.whereRaw(`${position} ${past} ${marks}`, end);
       const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
-      const slice = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
+      const slice = this.filtered(key, q, undefined, { inOrder: true }).select([...SUMMARY_COLUMNS]);
       segment!.where?.(slice);
       if (end) slice.whereRaw(`${position} ${past} ${marks}`, end);
       if (boundary) slice.whereRaw(`${position} ${through} ${marks}`, columns.map((c) => boundary[c.name] as Knex.Value));
@@ -110,9 +111,9 @@ export class KnexProofSearch {
       if (!boundary || found.length >= skip + want) return found.slice(skip);
       end = columns.map((c) => boundary[c.name] as Knex.Value);
       const bound = 'topic' in hits ? probe * WIDEN : Math.floor(probe * this.textHitsPerProbe);
-      if (bound > 0 && (await this.countHits(wallet, hits, bound)) < bound) break;
+      if (bound > 0 && (await this.countHits(key, hits, bound)) < bound) break;
     }
-    const rest = this.filtered(wallet, q, this.fromHits(wallet, hits)).select([...SUMMARY_COLUMNS]);
+    const rest = this.filtered(key, q, this.fromHits(key, hits)).select([...SUMMARY_COLUMNS]);
     rest.whereRaw(`${position} ${past} ${marks}`, end).orderByRaw(segment!.orderBy);
     // What the offset still skips is skipped in the last step's own order.
     const kept = found.slice(skip);
@@ -122,12 +123,12 @@ export class KnexProofSearch {
   }
 
   /** How many of the wallet's proofs the topic or trigram index names, counted no further than `upTo`, by the index. */
-  private async countHits(wallet: string, by: { readonly text: string } | { readonly topic: string }, upTo: number): Promise<number> {
+  private async countHits(key: number, by: { readonly text: string } | { readonly topic: string }, upTo: number): Promise<number> {
     // A topic's rows carry the wallet: its index alone answers. A needle's hits are all wallets'.
     const named =
       'topic' in by
-        ? this.knex('proof_topics').where('wallet_id', walletKeyOf(this.knex, wallet)).where('topic', by.topic)
-        : this.fromHits(wallet, by).where('proofs.wallet_id', walletKeyOf(this.knex, wallet));
+        ? this.knex('proof_topics').where('wallet_id', key).where('topic', by.topic)
+        : this.fromHits(key, by).where('proofs.wallet_id', key);
     const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(named.select(this.knex.raw('1')).limit(upTo).as('named'));
     return Number(row?.n ?? 0);
   }
@@ -140,12 +141,12 @@ export class KnexProofSearch {
    * comes here only when the index names few of the wallet's proofs (probedPage), so hits
    * first is always the cheaper order there.
    */
-  private fromHits(wallet: string, by: { readonly text: string } | { readonly topic: string }): Knex.QueryBuilder {
+  private fromHits(key: number, by: { readonly text: string } | { readonly topic: string }): Knex.QueryBuilder {
     const join = this.postgres ? 'join' : 'cross join';
     if ('topic' in by) {
       // Knex leaves out an OFFSET of 0, so PostgreSQL's is written out.
       const hits = this.knex.raw(`(select proof_pk as pk from proof_topics where wallet_id = (?) and topic = ?${this.postgres ? ' offset 0' : ''}) as hit`, [
-        walletKeyOf(this.knex, wallet),
+        key,
         by.topic,
       ]);
       return this.knex.from(hits).joinRaw(`${join} proofs on proofs.id = hit.pk`);
@@ -157,23 +158,34 @@ export class KnexProofSearch {
   }
 
   async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
+    const key = await this.keyOf(wallet);
+    if (key === undefined) return 0;
     const { text, topic } = q;
     let matching: Knex.QueryBuilder;
     if (topic !== undefined || (text !== undefined && indexable(text) && !this.postgres)) {
       // The topic or trigram index leads and each proof it names is looked up by its key: the
       // count stops at upTo however many proofs the wallet has.
-      matching = this.filtered(wallet, q, this.fromHits(wallet, topic !== undefined ? { topic } : { text: text! }));
+      matching = this.filtered(key, q, this.fromHits(key, topic !== undefined ? { topic } : { text: text! }));
     } else {
-      matching = this.filtered(wallet, q);
+      matching = this.filtered(key, q);
     }
     const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.select(this.knex.raw('1')).limit(upTo).as('matching'));
     return Number(row?.n ?? 0);
   }
 
+  /**
+   * The wallet's key (every index of `proofs` leads with it), looked up before the statements
+   * that use it: PostgreSQL plans for the value it is given, and the big wallet's proofs are
+   * not an average wallet's. A wallet with no key has stored nothing.
+   */
+  private async keyOf(wallet: string): Promise<number | undefined> {
+    const row = (await this.knex('wallets').select('id').where('address', wallet).first()) as { id: number | string } | undefined;
+    return row === undefined ? undefined : Number(row.id);
+  }
+
   /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
-  private filtered(wallet: string, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs')): Knex.QueryBuilder {
-    // The wallet's key, looked up once: every index of `proofs` leads with it.
-    const query = from.where('proofs.wallet_id', walletKeyOf(this.knex, wallet));
+  private filtered(key: number, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs'), how: { readonly inOrder?: boolean } = {}): Knex.QueryBuilder {
+    const query = from.where('proofs.wallet_id', key);
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
     if (q.robotId !== undefined) query.where('robot_id', q.robotId);
     if (q.runId !== undefined) query.where('run_id', q.runId);
@@ -188,16 +200,19 @@ export class KnexProofSearch {
           .where('proof_topics.topic', q.topic),
       );
     }
-    if (q.text !== undefined) this.whereText(query, q.text);
+    if (q.text !== undefined) this.whereText(query, q.text, how.inOrder);
     return query;
   }
 
   /**
    * The text rule (docs/storage.md, "Text search"): the lower-cased needle is a substring of
-   * the lower-cased `search_text`, matched literally, wildcards included.
+   * the lower-cased `search_text`, matched literally, wildcards included. `inOrder`: the test
+   * of proofs read in the list's order, which PostgreSQL must not answer from the trigram
+   * index instead (it reads every wallet's hits; `|| ''` is the same text, not indexed).
    */
-  private whereText(query: Knex.QueryBuilder, text: string): void {
-    query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(text.toLowerCase())}%`]);
+  private whereText(query: Knex.QueryBuilder, text: string, inOrder = false): void {
+    const column = inOrder && this.postgres ? "(proofs.search_text || '')" : 'proofs.search_text';
+    query.whereRaw(`${column} like ? escape '\\'`, [`%${escapeLike(text.toLowerCase())}%`]);
   }
 }
 
