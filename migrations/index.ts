@@ -9,6 +9,7 @@ import * as fleetDetails007 from './007_fleet_details_and_wallet_stats.js';
 import * as transparencyLog008 from './008_transparency_log.js';
 import * as revokedTokens009 from './009_revoked_tokens.js';
 import * as search010 from './010_search.js';
+import * as proofHours011 from './011_proof_hours.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -27,4 +28,5 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '008_transparency_log', migration: transparencyLog008 },
   { name: '009_revoked_tokens', migration: revokedTokens009 },
   { name: '010_search', migration: search010 },
+  { name: '011_proof_hours', migration: proofHours011 },
 ];

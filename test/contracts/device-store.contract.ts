@@ -212,6 +212,22 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
     t.like(await devices.getDevice(WALLET_A, 'c'), { sortOrder: 5 });
   });
 
+  testFn(`${name}: a window's count is every proof created from its start to now, both included, whatever the hours`, async (t) => {
+    const { proofs, activity } = await make();
+    const hour = 3_600_000;
+    const now = Date.parse('2026-11-30T12:34:56.789Z');
+    const since = [now - 86_400_000, now - 90 * MIN, now - 10 * MIN];
+    const edges = since.flatMap((s) => [s - 1, s, s + 1, Math.ceil(s / hour) * hour - 1, Math.ceil(s / hour) * hour]);
+    const created = [...edges, Math.floor(now / hour) * hour - 1, Math.floor(now / hour) * hour, now - 1, now, now + 1, now - 3 * hour];
+    for (const [i, ms] of created.entries()) await proofs.add(aProofRecord(WALLET_A, { taskId: `w${i}`, createdAt: new Date(ms).toISOString() }));
+    const { since: counted, total } = await activity.activity(WALLET_A, since, now);
+    t.is(total, created.length);
+    t.deepEqual(
+      counted,
+      since.map((s) => created.filter((ms) => ms >= s && ms <= now).length),
+    );
+  });
+
   testFn(`${name}: proof activity counts by created_at and returns the latest envelopes`, async (t) => {
     const { proofs, activity } = await make();
     const day = 86_400_000;

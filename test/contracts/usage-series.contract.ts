@@ -70,4 +70,23 @@ export function usageSeriesContract(
     t.deepEqual(await series.buckets(WALLET_B, HOUR, D0, D0 + HOUR), [{ startMs: D0, proofs: 1, devices: 1 }]);
     t.deepEqual(await series.buckets('nobody', HOUR, D0, D0 + DAY), []);
   });
+
+  testFn(`${name}: proof buckets before 1970 and in a window of whole hours or days only`, async (t) => {
+    const { series, proofs } = await make();
+    const at = (iso: string, robotId?: string) => proofs.add(aProofRecord(WALLET_A, { taskId: `t-${iso}`, createdAt: iso, ...(robotId ? { robotId } : {}) }));
+    await at('1969-12-31T23:59:59.999Z', 'arm-1');
+    await at('1969-12-31T23:00:00Z', 'arm-2');
+    await at('1969-12-31T22:59:59.999Z', 'arm-1');
+    await at('1970-01-01T00:00:00Z', 'arm-1');
+    t.deepEqual(await series.buckets(WALLET_A, HOUR, -2 * HOUR, HOUR), [
+      { startMs: -2 * HOUR, proofs: 1, devices: 1 },
+      { startMs: -HOUR, proofs: 2, devices: 2 },
+      { startMs: 0, proofs: 1, devices: 1 },
+    ]);
+    t.deepEqual(await series.buckets(WALLET_A, DAY, -DAY, DAY), [
+      { startMs: -DAY, proofs: 3, devices: 2 },
+      { startMs: 0, proofs: 1, devices: 1 },
+    ]);
+    t.deepEqual(await series.buckets(WALLET_A, HOUR, -HOUR, 0), [{ startMs: -HOUR, proofs: 2, devices: 2 }]);
+  });
 }

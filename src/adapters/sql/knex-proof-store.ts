@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofSortField, ProofStore } from '../../application/ports/proof-store.js';
-import type { ProofSummary } from '../../domain/proof/proof-record.js';
+import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { Database } from './database.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { PostgresProofWriter } from './postgres-proof-writer.js';
 import { leafIndexOf, type ProofWriter, type WriterOptions } from './proof-writer.js';
 import { SqliteProofWriter } from './sqlite-proof-writer.js';
-import { SUMMARY_COLUMNS, toRecord, toSummary, type ProofRow, type SummaryRow } from './proof-rows.js';
+import { KnexProofSearch } from './knex-proof-search.js';
+import { toRecord, type ProofRow } from './proof-rows.js';
 import { walletKeyOf } from './wallet-keys.js';
 
 /**
@@ -16,15 +16,7 @@ import { walletKeyOf } from './wallet-keys.js';
  */
 export class KnexProofStore implements ProofStore {
   private readonly knex: Knex;
-  /**
-   * How `proof_id` is compared and ordered. Ids are lower-case hex, so byte order is the
-   * intended order; PostgreSQL is told so explicitly (the column is also declared `C`, which
-   * keeps the indexes usable), SQLite compares bytes by default.
-   */
-  private readonly proofIdKey: string;
-  private readonly postgres: boolean;
-  /** How many proofs of the list a text search tests in order before it asks the trigram index. */
-  private readonly textProbe: number;
+  private readonly queries: KnexProofSearch;
 
   private readonly commits: GroupCommit;
 
@@ -35,13 +27,11 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter; readonly textProbe?: number } = {},
+    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter; readonly textProbe?: number; readonly textHitsPerProbe?: number } = {},
   ) {
-    this.textProbe = options.textProbe ?? TEXT_PROBE;
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
-    this.postgres = db.dialect === 'postgres';
-    this.proofIdKey = this.postgres ? 'proof_id collate "C"' : 'proof_id';
+    this.queries = new KnexProofSearch(this.knex, db.dialect === 'postgres', options.textProbe, options.textHitsPerProbe);
     // One batch in flight at a time on both databases. SQLite has one writer anyway. On
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
@@ -72,242 +62,11 @@ export class KnexProofStore implements ProofStore {
     return options?.withText ? { ...record, envelopeJson: row.envelope } : record;
   }
 
-  async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
-    if (q.after !== undefined && q.offset !== undefined) throw new Error('a search takes a position or an offset, not both');
-    const sort = q.sort ?? 'created_at';
-    const direction = q.order === 'asc' ? 'asc' : 'desc';
-    // One row beyond the page tells whether another page exists, without a COUNT.
-    const want = q.limit + 1;
-    const sparse = (q.topic !== undefined || (q.text !== undefined && indexable(q.text))) && sort !== 'robot_id';
-    const rows = sparse ? await this.probedPage(wallet, q, sort, direction, want) : await this.page(wallet, q, sort, direction, want);
-    const page = rows.slice(0, q.limit).map(toSummary);
-    const last = page[page.length - 1];
-    return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
+  search(wallet: string, q: ProofQuery): Promise<ProofPage> {
+    return this.queries.search(wallet, q);
   }
 
-  private async page(wallet: string, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
-    const rows: SummaryRow[] = [];
-    // Ordered by robot, a topic or text search reads the proofs its index names and sorts them.
-    const hits = q.topic !== undefined ? { topic: q.topic } : q.text !== undefined && indexable(q.text) ? { text: q.text } : undefined;
-    for (const segment of this.segments(sort, direction, q.after, this.sortsByIndex(q, sort))) {
-      const query = this.filtered(wallet, q, hits ? this.fromHits(wallet, hits) : undefined).select([...SUMMARY_COLUMNS]);
-      segment.where?.(query);
-      query.orderByRaw(segment.orderBy).limit(want - rows.length);
-      if (q.offset) query.offset(q.offset);
-      rows.push(...(await query));
-      if (rows.length >= want) break;
-    }
-    return rows;
+  count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
+    return this.queries.count(wallet, q, upTo);
   }
-
-  /**
-   * Whether a page may be read in the order of the sort's own index. Every filter's index ends
-   * in (created_at_ms, proof_id), so the time order always may. Another order with a filter
-   * that is not on the sort's own column may not on SQLite: its planner would rather walk the
-   * sort's index over the whole wallet, testing each proof, than sort the filter's proofs, and
-   * a rare value then reads the wallet. The filter's index is read and its proofs sorted.
-   */
-  private sortsByIndex(q: ProofQuery, sort: ProofSortField): boolean {
-    if (this.postgres || sort === 'created_at') return true;
-    const own = sort === 'task_id' ? 'taskId' : sort === 'robot_id' ? 'robotId' : undefined;
-    const filters = (['taskId', 'robotId', 'runId', 'signerPublicKeyB64', 'createdAfterMs', 'createdBeforeMs', 'topic', 'text'] as const).filter((k) => q[k] !== undefined && k !== own);
-    return filters.length === 0;
-  }
-
-  /**
-   * A page of a search by text or topic, in two steps, so that neither a common needle or
-   * topic nor a rare one reads the wallet's proofs: first the next `textProbe` proofs of the
-   * list (with its other filters), in its order, each tested (a needle in one proof of 40
-   * fills a page there); then, past them, only the proofs the trigram index or the topic
-   * index names, sorted. The boundary between the steps is a position in the order, so the
-   * two together are the list's order exactly.
-   */
-  private async probedPage(wallet: string, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
-    const { text, topic, ...others } = q;
-    const [segment] = this.segments(sort, direction, q.after, this.sortsByIndex(others, sort));
-    const columns = this.positionColumns(sort);
-    const boundaryQuery = this.filtered(wallet, others).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
-    segment!.where?.(boundaryQuery);
-    const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(this.textProbe - 1).limit(1))[0] as Record<string, unknown> | undefined;
-    const skip = q.offset ?? 0;
-    const first = this.filtered(wallet, q).select([...SUMMARY_COLUMNS]);
-    segment!.where?.(first);
-    const position = `(${columns.map((c) => c.expression).join(', ')})`;
-    const values = boundary ? columns.map((c) => boundary[c.name] as Knex.Value) : [];
-    const marks = `(${columns.map(() => '?').join(', ')})`;
-    if (boundary) first.whereRaw(`${position} ${direction === 'asc' ? '<=' : '>='} ${marks}`, values);
-    const found: SummaryRow[] = await first.orderByRaw(segment!.orderBy).limit(skip + want);
-    if (!boundary || found.length >= skip + want) return found.slice(skip);
-    const rest = this.filtered(wallet, q, this.fromHits(wallet, text !== undefined && indexable(text) ? { text } : { topic: topic! })).select([...SUMMARY_COLUMNS]);
-    rest.whereRaw(`${position} ${direction === 'asc' ? '>' : '<'} ${marks}`, values).orderByRaw(segment!.orderBy);
-    // What the offset still skips is skipped in the second step's own order.
-    const kept = found.slice(skip);
-    rest.limit(want - kept.length);
-    if (skip > found.length) rest.offset(skip - found.length);
-    return [...kept, ...(await rest)];
-  }
-
-  /**
-   * The proofs the trigram index (a needle) or the topic index names, as the outer loop of a
-   * query: each is then read by its key. SQLite is held to that order by CROSS JOIN, which its
-   * planner never reorders (it would rather walk the wallet's index and test each proof);
-   * PostgreSQL reads the hits once (OFFSET 0 keeps the subquery apart) and joins them.
-   */
-  private fromHits(wallet: string, by: { readonly text: string } | { readonly topic: string }): Knex.QueryBuilder {
-    const join = this.postgres ? 'join' : 'cross join';
-    if ('topic' in by) {
-      const hits = this.knex('proof_topics').select('proof_pk as pk').where('proof_topics.wallet_id', walletKeyOf(this.knex, wallet)).where('proof_topics.topic', by.topic);
-      return this.knex.from(hits.as('hit')).joinRaw(`${join} proofs on proofs.id = hit.pk`);
-    }
-    const hits = this.postgres
-      ? this.knex.raw("(select id as pk from proofs where search_text like ? escape '\\' offset 0) as hit", [`%${escapeLike(by.text.toLowerCase())}%`])
-      : this.knex.raw('(select rowid as pk from proofs_fts where proofs_fts match ?) as hit', [ftsPhrase(by.text)]);
-    return this.knex.from(hits).joinRaw(`${join} proofs on proofs.id = hit.pk`);
-  }
-
-  async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
-    const { text, topic } = q;
-    let matching: Knex.QueryBuilder;
-    if (topic !== undefined || (text !== undefined && indexable(text) && !this.postgres)) {
-      // The topic or trigram index leads and each proof it names is looked up by its key: the
-      // count stops at upTo however many proofs the wallet has.
-      matching = this.filtered(wallet, q, this.fromHits(wallet, topic !== undefined ? { topic } : { text: text! }));
-    } else {
-      matching = this.filtered(wallet, q);
-    }
-    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.select(this.knex.raw('1')).limit(upTo).as('matching'));
-    return Number(row?.n ?? 0);
-  }
-
-  /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
-  private filtered(wallet: string, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs')): Knex.QueryBuilder {
-    // The wallet's key, looked up once: every index of `proofs` leads with it.
-    const query = from.where('proofs.wallet_id', walletKeyOf(this.knex, wallet));
-    if (q.taskId !== undefined) query.where('task_id', q.taskId);
-    if (q.robotId !== undefined) query.where('robot_id', q.robotId);
-    if (q.runId !== undefined) query.where('run_id', q.runId);
-    if (q.signerPublicKeyB64 !== undefined) query.where('signer_public_key_b64', q.signerPublicKeyB64);
-    if (q.createdAfterMs !== undefined) query.where('created_at_ms', '>=', q.createdAfterMs);
-    if (q.createdBeforeMs !== undefined) query.where('created_at_ms', '<', q.createdBeforeMs);
-    if (q.topic !== undefined) {
-      query.whereExists(
-        this.knex('proof_topics')
-          .select(this.knex.raw('1'))
-          .whereRaw('proof_topics.proof_pk = proofs.id and proof_topics.wallet_id = proofs.wallet_id')
-          .where('proof_topics.topic', q.topic),
-      );
-    }
-    if (q.text !== undefined) this.whereText(query, q.text);
-    return query;
-  }
-
-  /**
-   * The text rule (docs/storage.md, "Text search"): the lower-cased needle is a substring of
-   * the lower-cased `search_text`, matched literally, wildcards included.
-   */
-  private whereText(query: Knex.QueryBuilder, text: string): void {
-    query.whereRaw("proofs.search_text like ? escape '\\'", [`%${escapeLike(text.toLowerCase())}%`]);
-  }
-
-  /** The columns of a sort's position, in order, as selected and as compared. */
-  private positionColumns(sort: Exclude<ProofSortField, 'robot_id'>): Array<{ name: string; select: string; expression: string }> {
-    const time = { name: 'created_at_ms', select: 'created_at_ms', expression: 'created_at_ms' };
-    const id = { name: 'proof_id', select: 'proof_id', expression: this.proofIdKey };
-    if (sort === 'payload_hash') return [id];
-    if (sort === 'task_id') return [{ name: 'task_id', select: 'task_id', expression: this.textKey('task_id') }, time, id];
-    return [time, id];
-  }
-
-  /**
-   * The queries that read a page, in turn, each continuing where the one before ran out: one,
-   * except for the robot order from a cursor, where the proofs without a robot id (first in
-   * ascending order, last in descending) are a range of their own. Each orders by the columns
-   * of one index, so each is one range of it, read in either direction, with no sort.
-   */
-  private segments(sort: ProofSortField, direction: 'asc' | 'desc', after: ProofCursor | undefined, byIndex = true): Segment[] {
-    const d = direction;
-    // SQLite: a unary + makes the first key an expression, which no index orders.
-    const lead = byIndex ? '' : '+';
-    const op = d === 'asc' ? '>' : '<';
-    const pid = this.proofIdKey;
-    const byTime = `created_at_ms ${d}, ${pid} ${d}`;
-    switch (sort) {
-      case 'created_at':
-        return [{ orderBy: byTime, ...(after && { where: (q) => q.whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [after.createdAtMs, after.proofId]) }) }];
-      case 'payload_hash':
-        return [{ orderBy: `${lead}${pid} ${d}`, ...(after && { where: (q) => q.whereRaw(`${pid} ${op} ?`, [after.proofId]) }) }];
-      case 'task_id': {
-        const task = this.textKey('task_id');
-        return [
-          {
-            orderBy: `${lead}${task} ${d}, ${byTime}`,
-            ...(after && { where: (q) => q.whereRaw(`(${task}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [after.key ?? '', after.createdAtMs, after.proofId]) }),
-          },
-        ];
-      }
-      case 'robot_id': {
-        const robot = this.textKey('robot_id');
-        // SQLite orders NULL first; PostgreSQL is told to (its index is declared so, 010_search).
-        const nulls = this.postgres ? (d === 'asc' ? ' nulls first' : ' nulls last') : '';
-        const byRobot = `${lead}${robot} ${d}${nulls}, ${byTime}`;
-        const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
-        const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
-        if (!after) return [{ orderBy: byRobot }];
-        const key = after.key ?? null;
-        if (d === 'asc') {
-          // Past the proofs without a robot id, a row comparison skips them (NULL compares to nothing).
-          if (key !== null) return [{ orderBy: byRobot, where: (q) => robotsAfter(q, after) }];
-          return [
-            { orderBy: byTime, where: (q) => nullsAfter(q, after) },
-            { orderBy: byRobot, where: (q) => q.whereNotNull('robot_id') },
-          ];
-        }
-        if (key === null) return [{ orderBy: byTime, where: (q) => nullsAfter(q, after) }];
-        return [
-          { orderBy: byRobot, where: (q) => robotsAfter(q, after) },
-          { orderBy: byTime, where: (q) => q.whereNull('robot_id') },
-        ];
-      }
-    }
-  }
-
-  /** A text column compared by its bytes: on PostgreSQL `collate "C"`, as its indexes are (010_search). */
-  private textKey(column: 'task_id' | 'robot_id'): string {
-    return this.postgres ? `${column} collate "C"` : column;
-  }
-}
-
-interface Segment {
-  readonly orderBy: string;
-  readonly where?: (query: Knex.QueryBuilder) => unknown;
-}
-
-function cursorAt(last: ProofSummary, sort: ProofSortField): ProofCursor {
-  const base = { createdAtMs: last.createdAtMs, proofId: last.proofId };
-  if (sort === 'task_id') return { ...base, key: last.taskId };
-  if (sort === 'robot_id') return { ...base, key: last.robotId };
-  return base;
-}
-
-/**
- * How many proofs of the list a text search tests in order before it asks the trigram index:
- * a needle in one proof of 40 fills a page of 50 within them.
- */
-const TEXT_PROBE = 2_000;
-
-/** A trigram index can serve a needle of three characters or more. */
-function indexable(text: string): boolean {
-  let n = 0;
-  for (const _ of text) if (++n >= 3) return true;
-  return false;
-}
-
-/** The needle as one FTS5 phrase: with the trigram tokenizer, the proofs whose text holds it. */
-function ftsPhrase(text: string): string {
-  return `"${text.toLowerCase().replaceAll('"', '""')}"`;
-}
-
-/** Makes `%`, `_` and the escape character itself match literally in LIKE … ESCAPE '\'. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

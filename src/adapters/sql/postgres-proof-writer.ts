@@ -45,7 +45,7 @@ const BATCH_CTES = `with input as (
   insert into proofs (${columns}, wallet_id)
   select ${columns}, wallet_id from input order by position
   on conflict (wallet_id, proof_id) do nothing
-  returning id, wallet_id, wallet, proof_id, received_at_ms, task_id, robot_id, score
+  returning id, wallet_id, wallet, proof_id, received_at_ms, created_at_ms, task_id, robot_id, score
 ), inserted_topics as (
   insert into proof_topics (proof_pk, wallet_id, topic)
   select inserted.id, inserted.wallet_id, t.topic

@@ -11,9 +11,10 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // so they run serially. No skip when PostgreSQL is down: the `before` hook fails instead.
 const pg = postgresFixture(test, 'proofs');
 proofStoreContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
-proofStoreContract('postgres, indexes past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2 }), test.serial);
+proofStoreContract('postgres, indexes past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }), test.serial);
 proofTextSearchContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
-proofTextSearchContract('postgres, index past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2 }), test.serial);
+proofTextSearchContract('postgres, index past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }), test.serial);
+proofTextSearchContract('postgres, slices of the list only', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 0 }), test.serial);
 knexProofStoreChecks('postgres', () => pg.fresh(), test.serial);
 
 test.serial('postgres: bigint columns come back as numbers', async (t) => {

@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { KnexProofStore, migrateLatest } from '../../../src/adapters/sql/index.js';
-import { emptyPostgresDatabase, emptySqliteDatabase, migrateTo, migrationsBefore } from '../../support/migrations.js';
+import { migrations } from '../../../migrations/index.js';
+import { emptyPostgresDatabase, emptySqliteDatabase, migrateTo } from '../../support/migrations.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
 /**
@@ -13,7 +14,8 @@ for (const [dialect, open] of [
 ] as const) {
   test(`${dialect}: 010_search indexes the text of the proofs already stored, and changes no row`, async (t) => {
     const db = await open(t);
-    await migrateTo(db, migrationsBefore('010_search'));
+    // The writers need every other migration's tables (011's counts among them).
+    await migrateTo(db, migrations.filter((m) => m.name !== '010_search'));
     const records = [
       aProofRecord(WALLET_A, { taskId: 'b', robotId: 'Zeta', meta: { site: 'Lyon-Nord' }, createdAt: '2026-11-20T01:00:00Z' }),
       aProofRecord(WALLET_A, { taskId: 'B', meta: { site: 'Paris' }, createdAt: '2026-11-20T02:00:00Z' }),
@@ -28,7 +30,7 @@ for (const [dialect, open] of [
 
     t.deepEqual(await db.knex('proofs').select().orderBy('id'), before);
     // Probing no proof in order: every match comes through the index.
-    const store = new KnexProofStore(db, { textProbe: 1 });
+    const store = new KnexProofStore(db, { textProbe: 1, textHitsPerProbe: 4 });
     const text = async (needle: string) => (await store.search(WALLET_A, { order: 'asc', limit: 10, text: needle })).items.map((i) => i.taskId);
     t.deepEqual(await text('lyon'), ['b', 'é']);
     t.deepEqual(await text('PARIS'), ['B']);

@@ -13,9 +13,10 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // A fresh file per test: the production path (WAL, per-connection pragmas), and cheap.
 const sqlite = sqliteFixture(test);
 proofStoreContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
-proofStoreContract('sqlite, indexes past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2 }));
+proofStoreContract('sqlite, indexes past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 }));
 proofTextSearchContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
-proofTextSearchContract('sqlite, index past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2 }));
+proofTextSearchContract('sqlite, index past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 }));
+proofTextSearchContract('sqlite, slices of the list only', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0 }));
 knexProofStoreChecks('sqlite', () => sqlite.fresh(), test);
 
 const pragma = async (db: Database, name: string): Promise<unknown> => {

@@ -1,0 +1,246 @@
+import type { Knex } from 'knex';
+import type { ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './proof-rows.js';
+import { cursorAt, ProofSearchOrder } from './proof-search-order.js';
+
+/**
+ * The read queries of a search and of its count (docs/storage.md, "Search plans"). Both
+ * dialects must return the same items in the same order with the same cursors (the contract
+ * suite runs against each), and no statement may read a wallet's proofs one by one beyond a
+ * bound (test/adapters/sql/search-plans.test.ts checks each plan).
+ */
+export class KnexProofSearch {
+  private readonly order: ProofSearchOrder;
+
+  /**
+   * `textProbe`: how many proofs of the list a text or topic search tests in order first.
+   * `textHitsPerProbe`: how many hits of a needle, per proof of the slice just tested, the
+   * trigram index may name for the rest of the page to be read from it (probedPage).
+   */
+  constructor(
+    private readonly knex: Knex,
+    private readonly postgres: boolean,
+    private readonly textProbe = TEXT_PROBE,
+    private readonly textHitsPerProbe = TEXT_HITS_PER_PROBE,
+  ) {
+    this.order = new ProofSearchOrder(postgres);
+  }
+
+  async search(wallet: string, q: ProofQuery): Promise<ProofPage> {
+    const key = await this.keyOf(wallet);
+    if (key === undefined) return { items: [], next: null };
+    if (q.after !== undefined && q.offset !== undefined) throw new Error('a search takes a position or an offset, not both');
+    const sort = q.sort ?? 'created_at';
+    const direction = q.order === 'asc' ? 'asc' : 'desc';
+    // One row beyond the page tells whether another page exists, without a COUNT.
+    const want = q.limit + 1;
+    const sparse = (q.topic !== undefined || (q.text !== undefined && indexable(q.text))) && sort !== 'robot_id';
+    const rows = sparse ? await this.probedPage(key, q, sort, direction, want) : await this.page(key, q, sort, direction, want);
+    const page = rows.slice(0, q.limit).map(toSummary);
+    const last = page[page.length - 1];
+    return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
+  }
+
+  private async page(key: number, q: ProofQuery, sort: ProofSortField, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+    const rows: SummaryRow[] = [];
+    // Ordered by robot, a topic or text search reads the proofs its index names and sorts them.
+    const hits = q.topic !== undefined ? { topic: q.topic } : q.text !== undefined && indexable(q.text) ? { text: q.text } : undefined;
+    for (const segment of this.order.segments(sort, direction, q.after, this.sortsByIndex(q, sort))) {
+      const query = this.filtered(key, q, hits ? this.fromHits(key, hits) : undefined).select([...SUMMARY_COLUMNS]);
+      segment.where?.(query);
+      query.orderByRaw(segment.orderBy).limit(want - rows.length);
+      if (q.offset) query.offset(q.offset);
+      rows.push(...(await query));
+      if (rows.length >= want) break;
+    }
+    return rows;
+  }
+
+  /**
+   * Whether a page may be read in the order of the sort's own index. Every filter's index ends
+   * in (created_at_ms, proof_id), so the time order always may. Another order with a filter
+   * that is not on the sort's own column may not on SQLite: its planner would rather walk the
+   * sort's index over the whole wallet, testing each proof, than sort the filter's proofs, and
+   * a rare value then reads the wallet. The filter's index is read and its proofs sorted.
+   */
+  private sortsByIndex(q: ProofQuery, sort: ProofSortField): boolean {
+    if (this.postgres || sort === 'created_at') return true;
+    const own = sort === 'task_id' ? 'taskId' : sort === 'robot_id' ? 'robotId' : undefined;
+    const filters = (['taskId', 'robotId', 'runId', 'signerPublicKeyB64', 'createdAfterMs', 'createdBeforeMs', 'topic', 'text'] as const).filter((k) => q[k] !== undefined && k !== own);
+    return filters.length === 0;
+  }
+
+  /**
+   * A page of a search by text or topic, so that neither a common needle or topic nor a rare
+   * one, nor one common only in older proofs, reads the wallet's proofs:
+   * - first the next `textProbe` proofs of the list (with its other filters), in its order,
+   *   each tested (a needle in one proof of 40 fills a page there);
+   * - then, while the page is not full: if the index names few of the wallet's proofs
+   *   (counted up to a bound, by the index), the proofs it names past the slices, sorted;
+   *   otherwise the next slice of the list, WIDEN times longer. The bound is what costs
+   *   about as much as the next slice: for a topic, as many hits as that slice has proofs
+   *   (its count reads the topic index alone, and each proof of a slice is tested with a
+   *   lookup of that index); for a needle, a quarter of the slice just tested (each hit, and
+   *   each hit counted, is a lookup of its proof, four or so times a proof read in order).
+   * The work is bounded by a few times the smaller of the distance to the page's matches and
+   * the number of hits. The boundaries between steps are positions in the order, so the
+   * steps together are the list's order exactly.
+   */
+  private async probedPage(key: number, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+    const { text, topic, ...others } = q;
+    const [segment] = this.order.segments(sort, direction, q.after, this.sortsByIndex(others, sort));
+    const columns = this.order.positionColumns(sort);
+    const position = `(${columns.map((c) => c.expression).join(', ')})`;
+    const marks = `(${columns.map(() => '?').join(', ')})`;
+    const [through, past] = direction === 'asc' ? ['<=', '>'] : ['>=', '<'];
+    const hits = text !== undefined && indexable(text) ? { text } : { topic: topic! };
+    const skip = q.offset ?? 0;
+    const found: SummaryRow[] = [];
+    // The position the slices so far end at (inclusive); undefined before the first.
+    let end: Knex.Value[] | undefined;
+    for (let probe = this.textProbe; ; probe *= WIDEN) {
+      const boundaryQuery = this.filtered(key, others).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
+      segment!.where?.(boundaryQuery);
+      if (end) boundaryQuery.whereRaw(`${position} ${past} ${marks}`, end);
+      const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
+      const slice = this.filtered(key, q, undefined, { inOrder: true }).select([...SUMMARY_COLUMNS]);
+      segment!.where?.(slice);
+      if (end) slice.whereRaw(`${position} ${past} ${marks}`, end);
+      if (boundary) slice.whereRaw(`${position} ${through} ${marks}`, columns.map((c) => boundary[c.name] as Knex.Value));
+      found.push(...((await slice.orderByRaw(segment!.orderBy).limit(skip + want - found.length)) as SummaryRow[]));
+      if (!boundary || found.length >= skip + want) return found.slice(skip);
+      end = columns.map((c) => boundary[c.name] as Knex.Value);
+      const bound = 'topic' in hits ? probe * WIDEN : Math.floor(probe * this.textHitsPerProbe);
+      if (bound > 0 && (await this.countHits(key, hits, bound)) < bound) break;
+    }
+    const rest = this.filtered(key, q, this.fromHits(key, hits)).select([...SUMMARY_COLUMNS]);
+    rest.whereRaw(`${position} ${past} ${marks}`, end).orderByRaw(segment!.orderBy);
+    // What the offset still skips is skipped in the last step's own order.
+    const kept = found.slice(skip);
+    rest.limit(want - kept.length);
+    if (skip > found.length) rest.offset(skip - found.length);
+    return [...kept, ...((await rest) as SummaryRow[])];
+  }
+
+  /** How many of the wallet's proofs the topic or trigram index names, counted no further than `upTo`, by the index. */
+  private async countHits(key: number, by: { readonly text: string } | { readonly topic: string }, upTo: number): Promise<number> {
+    // A topic's rows carry the wallet: its index alone answers. A needle's hits are all wallets'.
+    const named =
+      'topic' in by
+        ? this.knex('proof_topics').where('wallet_id', key).where('topic', by.topic)
+        : this.fromHits(key, by).where('proofs.wallet_id', key);
+    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(named.select(this.knex.raw('1')).limit(upTo).as('named'));
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * The proofs the trigram index (a needle) or the topic index names, as the outer loop of a
+   * query: each is then read by its key. SQLite is held to that order by CROSS JOIN, which its
+   * planner never reorders (it would rather walk the wallet's index and test each proof);
+   * PostgreSQL reads the hits once (OFFSET 0 keeps the subquery apart) and joins them. A page
+   * comes here only when the index names few of the wallet's proofs (probedPage), so hits
+   * first is always the cheaper order there.
+   */
+  private fromHits(key: number, by: { readonly text: string } | { readonly topic: string }): Knex.QueryBuilder {
+    const join = this.postgres ? 'join' : 'cross join';
+    if ('topic' in by) {
+      // Knex leaves out an OFFSET of 0, so PostgreSQL's is written out.
+      const hits = this.knex.raw(`(select proof_pk as pk from proof_topics where wallet_id = (?) and topic = ?${this.postgres ? ' offset 0' : ''}) as hit`, [
+        key,
+        by.topic,
+      ]);
+      return this.knex.from(hits).joinRaw(`${join} proofs on proofs.id = hit.pk`);
+    }
+    const hits = this.postgres
+      ? this.knex.raw("(select id as pk from proofs where search_text like ? escape '\\' offset 0) as hit", [`%${escapeLike(by.text.toLowerCase())}%`])
+      : this.knex.raw('(select rowid as pk from proofs_fts where proofs_fts match ?) as hit', [ftsPhrase(by.text)]);
+    return this.knex.from(hits).joinRaw(`${join} proofs on proofs.id = hit.pk`);
+  }
+
+  async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
+    const key = await this.keyOf(wallet);
+    if (key === undefined) return 0;
+    const { text, topic } = q;
+    let matching: Knex.QueryBuilder;
+    if (topic !== undefined || (text !== undefined && indexable(text) && !this.postgres)) {
+      // The topic or trigram index leads and each proof it names is looked up by its key: the
+      // count stops at upTo however many proofs the wallet has.
+      matching = this.filtered(key, q, this.fromHits(key, topic !== undefined ? { topic } : { text: text! }));
+    } else {
+      matching = this.filtered(key, q);
+    }
+    const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(matching.select(this.knex.raw('1')).limit(upTo).as('matching'));
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * The wallet's key (every index of `proofs` leads with it), looked up before the statements
+   * that use it: PostgreSQL plans for the value it is given, and the big wallet's proofs are
+   * not an average wallet's. A wallet with no key has stored nothing.
+   */
+  private async keyOf(wallet: string): Promise<number | undefined> {
+    const row = (await this.knex('wallets').select('id').where('address', wallet).first()) as { id: number | string } | undefined;
+    return row === undefined ? undefined : Number(row.id);
+  }
+
+  /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
+  private filtered(key: number, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs'), how: { readonly inOrder?: boolean } = {}): Knex.QueryBuilder {
+    const query = from.where('proofs.wallet_id', key);
+    if (q.taskId !== undefined) query.where('task_id', q.taskId);
+    if (q.robotId !== undefined) query.where('robot_id', q.robotId);
+    if (q.runId !== undefined) query.where('run_id', q.runId);
+    if (q.signerPublicKeyB64 !== undefined) query.where('signer_public_key_b64', q.signerPublicKeyB64);
+    if (q.createdAfterMs !== undefined) query.where('created_at_ms', '>=', q.createdAfterMs);
+    if (q.createdBeforeMs !== undefined) query.where('created_at_ms', '<', q.createdBeforeMs);
+    if (q.topic !== undefined) {
+      query.whereExists(
+        this.knex('proof_topics')
+          .select(this.knex.raw('1'))
+          .whereRaw('proof_topics.proof_pk = proofs.id and proof_topics.wallet_id = proofs.wallet_id')
+          .where('proof_topics.topic', q.topic),
+      );
+    }
+    if (q.text !== undefined) this.whereText(query, q.text, how.inOrder);
+    return query;
+  }
+
+  /**
+   * The text rule (docs/storage.md, "Text search"): the lower-cased needle is a substring of
+   * the lower-cased `search_text`, matched literally, wildcards included. `inOrder`: the test
+   * of proofs read in the list's order, which PostgreSQL must not answer from the trigram
+   * index instead (it reads every wallet's hits; `|| ''` is the same text, not indexed).
+   */
+  private whereText(query: Knex.QueryBuilder, text: string, inOrder = false): void {
+    const column = inOrder && this.postgres ? "(proofs.search_text || '')" : 'proofs.search_text';
+    query.whereRaw(`${column} like ? escape '\\'`, [`%${escapeLike(text.toLowerCase())}%`]);
+  }
+}
+
+/**
+ * How many proofs of the list a text search tests in order before it asks the trigram index:
+ * a needle in one proof of 40 fills a page of 50 within them.
+ */
+const TEXT_PROBE = 2_000;
+
+/** How much longer each slice of the list a text or topic search tests is than the one before. */
+const WIDEN = 4;
+
+/** Hits of a needle per proof of the slice just tested below which the rest of a page is read from the trigram index. */
+const TEXT_HITS_PER_PROBE = 0.25;
+
+/** A trigram index can serve a needle of three characters or more. */
+function indexable(text: string): boolean {
+  let n = 0;
+  for (const _ of text) if (++n >= 3) return true;
+  return false;
+}
+
+/** The needle as one FTS5 phrase: with the trigram tokenizer, the proofs whose text holds it. */
+function ftsPhrase(text: string): string {
+  return `"${text.toLowerCase().replaceAll('"', '""')}"`;
+}
+
+/** Makes `%`, `_` and the escape character itself match literally in LIKE … ESCAPE '\'. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
