@@ -27,12 +27,18 @@ export async function startChildServer(script: string, env: Record<string, strin
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const line = await new Promise<string>((resolve, reject) => {
+  // The server's own log lines (a warning at start-up, say) may come first: the ready line is the one with `url`.
+  const info = await new Promise<Record<string, unknown> & { url: string }>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
-    rl.once('line', (l) => resolve(l));
+    rl.on('line', (l) => {
+      const parsed = parsedLine(l);
+      if (typeof parsed?.url === 'string') {
+        rl.removeAllListeners('line');
+        resolve(parsed as Record<string, unknown> & { url: string });
+      } else process.stderr.write(`${l}\n`);
+    });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
   });
-  const info = JSON.parse(line) as Record<string, unknown> & { url: string };
   return {
     url: info.url,
     info,
@@ -45,6 +51,15 @@ export async function startChildServer(script: string, env: Record<string, strin
         child.kill('SIGTERM');
       }),
   };
+}
+
+function parsedLine(line: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** utime + stime of a process, all threads, from /proc/<pid>/stat; null where there is no /proc. */
