@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import type { Clock } from '../../application/ports/clock.js';
 import type { OwnerLookups } from '../../application/ports/owner-lookups.js';
+import { readyWithin, sharedLimitsClient } from './redis-client.js';
 
 /**
  * One atomic step per lookup: an owner already in the wallet's set for this window is let
@@ -39,23 +39,11 @@ export interface RedisOwnerLookups {
  * counts on its own (`fallback`) rather than refusing every check or dropping the limit.
  */
 export async function redisOwnerLookups(redisUrl: string, clock: Clock, perMinute: number, options: RedisOwnerLookupsOptions): Promise<RedisOwnerLookups> {
-  const client = new Redis(redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: options.connectTimeoutMs ?? 2000,
-    commandTimeout: 1000,
-  });
+  const client = sharedLimitsClient(redisUrl, options.connectTimeoutMs ?? 2000);
   // The rate limiter already reports Redis going away and coming back; without a listener
   // ioredis would log every reconnect attempt.
   client.on('error', () => undefined);
-  const connected = await new Promise<boolean>((resolve) => {
-    if (client.status === 'ready') return resolve(true);
-    const timer = setTimeout(() => resolve(false), options.connectTimeoutMs ?? 2000);
-    client.once('ready', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+  const connected = await readyWithin(client, options.connectTimeoutMs ?? 2000);
   const prefix = `${options.keyPrefix ?? 'proof-registry:rl'}:owners`;
   const lookups: OwnerLookups = {
     perMinute,

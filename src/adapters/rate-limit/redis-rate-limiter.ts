@@ -1,7 +1,7 @@
-import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateBucket } from '../../application/ports/rate-limiter.js';
 import { FlexibleRateLimiter, WINDOW_S, type RateLimits } from './limits.js';
+import { readyWithin, sharedLimitsClient } from './redis-client.js';
 
 /** Redis stopped answering (limits are then per instance), or answers again (shared again). */
 export type RedisConnectionChange = { readonly state: 'lost'; readonly reason: string } | { readonly state: 'restored' };
@@ -31,13 +31,7 @@ export interface RedisRateLimiter {
  * every request or dropping the limit altogether.
  */
 export async function redisRateLimiter(redisUrl: string, limits: RateLimits, options: RedisRateLimiterOptions = {}): Promise<RedisRateLimiter> {
-  const client = new Redis(redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: options.connectTimeoutMs ?? 2000,
-    commandTimeout: 1000,
-    lazyConnect: false,
-  });
+  const client = sharedLimitsClient(redisUrl, options.connectTimeoutMs ?? 2000);
   // Errors surface through the insurance limiter and, once per outage, through
   // onConnectionChange; without a listener ioredis would log every reconnect attempt.
   let up = false;
@@ -68,16 +62,7 @@ export async function redisRateLimiter(redisUrl: string, limits: RateLimits, opt
       rejectIfRedisNotReady: true,
       insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${name}-insurance`, points, duration: WINDOW_S }),
     });
-  // Requests made before the connection is ready would go to the fallback; wait (boundedly)
-  // so a healthy Redis is in use from the first request.
-  const connected = await new Promise<boolean>((resolve) => {
-    if (client.status === 'ready') return resolve(true);
-    const timer = setTimeout(() => resolve(false), options.connectTimeoutMs ?? 2000);
-    client.once('ready', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+  const connected = await readyWithin(client, options.connectTimeoutMs ?? 2000);
   started = true;
   return {
     connected,
