@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import bs58 from 'bs58';
+import pg from 'pg';
 import nacl from 'tweetnacl';
 
 export interface Credential {
@@ -35,4 +36,18 @@ export async function createApiKey(baseUrl: string, wallet: string, secretKey: U
   const { access_token } = await post('/v1/auth/wallet/verify', { wallet_address: wallet, signature, challenge });
   const { key } = await post('/v1/keys', { name: 'bench' }, access_token);
   return { wallet, key: key! };
+}
+
+/** The PostgreSQL the benches create their databases on. */
+export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Runs statements, one after another, on the admin database (outside any transaction, as DROP DATABASE needs). */
+export async function adminQueries(...statements: string[]): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    for (const statement of statements) await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { benchBatchVerify } from './batch-verify.js';
 import { settle, startChildServer } from './child-server.js';
 import { benchFleetOverview } from './fleet-overview.js';
@@ -10,7 +9,7 @@ import { load, type LoadFigures } from './http-load.js';
 import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
 import { benchLog } from './log.js';
 import { pacedLoad } from './paced-load.js';
-import { createApiKey, fundWallet } from './provision.js';
+import { adminQueries, createApiKey, fundWallet, PG_ADMIN_URL } from './provision.js';
 import { benchReadersAndWriters, printReadersAndWriters } from './readers-and-writers.js';
 import { benchTwoInstances, type TwoInstanceFigures } from './two-instances.js';
 
@@ -33,19 +32,8 @@ const CONNECTIONS = CONNECTION_COUNTS[0]!;
 /** Maximum-rate rounds: each gives the ceiling and the registry DURATION_S / ROUNDS seconds each. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARM_UP_S = 2;
-const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_BENCH_DB = 'proof_registry_bench';
 
-/** Runs statements, one after another, on the admin database (outside any transaction, as DROP DATABASE needs). */
-async function adminQueries(...statements: string[]): Promise<void> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  try {
-    for (const statement of statements) await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
 
 async function freshPostgresDatabase(): Promise<string> {
   await adminQueries(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`, `CREATE DATABASE ${PG_BENCH_DB}`);

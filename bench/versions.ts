@@ -3,13 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import bs58 from 'bs58';
-import pg from 'pg';
 import nacl from 'tweetnacl';
 import { processCpuSeconds, settle, startChildServer, type ChildServer } from './child-server.js';
 import { fleetProofBodies } from './fleet-proofs.js';
 import { load } from './http-load.js';
 import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
-import { createApiKey } from './provision.js';
+import { adminQueries, createApiKey, PG_ADMIN_URL } from './provision.js';
 
 /**
  * Two checkouts of the registry (two commits, or a change and the code before it) at their
@@ -39,20 +38,10 @@ const PROFILE_DIR = process.env.PROFILE_DIR;
 const ONE_SERVER_ENV = [process.env.ENV_A, process.env.ENV_B].map((text) =>
   Object.fromEntries((text ?? '').split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
 );
-const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 if (VERSIONS.length !== 2) throw new Error('VERSIONS must name two checkouts, comma-separated');
 if (DB !== 'sqlite' && DB !== 'postgres') throw new Error('DB is sqlite or postgres');
 
-async function adminQueries(...statements: string[]): Promise<void> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  try {
-    for (const statement of statements) await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
 
 /** A wallet with tokens on the checkout's own local ledger, set through its own CLI. */
 function fundWallet(dir: string, databaseUrl: string): { wallet: string; secretKey: Uint8Array } {
