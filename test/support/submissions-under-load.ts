@@ -1,3 +1,4 @@
+import type { ExecutionContext } from 'ava';
 import type { ProofEnvelope } from '../../src/domain/protocol/envelope.js';
 import { anEnvelope, WALLET_A } from './mothers.js';
 import type { TestRegistry } from './registry.js';
@@ -44,4 +45,16 @@ export function submitUnderLoad(registry: TestRegistry, clients: number, label: 
       await running;
     },
   };
+}
+
+/** A registry started on a restored copy answers every proof acknowledged before the backup, unchanged, and verifies them all. */
+export async function checkRestored(t: ExecutionContext, restored: TestRegistry, before: readonly Acknowledged[]): Promise<void> {
+  for (const { proofId, envelope } of before) {
+    const got = await restored.call(WALLET_A, 'GET', `/v1/proofs/${proofId}`);
+    t.is(got.status, 200, proofId);
+    t.deepEqual(got.body.envelope, envelope);
+  }
+  const verdicts = await restored.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: before.map((a) => a.envelope) });
+  t.is(verdicts.status, 200, JSON.stringify(verdicts.body));
+  t.true((verdicts.body.results as Array<{ valid: boolean }>).every((r) => r.valid));
 }

@@ -5,7 +5,7 @@ import test from 'ava';
 import { createBackupCommand } from '../../../src/adapters/cli/backup.js';
 import { WALLET_A } from '../../support/mothers.js';
 import { startTestRegistry } from '../../support/registry.js';
-import { submitUnderLoad } from '../../support/submissions-under-load.js';
+import { checkRestored, submitUnderLoad } from '../../support/submissions-under-load.js';
 import { cli, tempDir } from './harness.js';
 
 async function backup(args: string[], cwd: string, env: Record<string, string>) {
@@ -38,14 +38,7 @@ test('a backup taken while proofs are acknowledged restores every proof acknowle
   copyFileSync(join(dir, 'backup.sqlite'), restoredFile);
   const restored = await startTestRegistry({ env: { DATABASE_URL: `sqlite:${restoredFile}` } });
   t.teardown(() => restored.close());
-  for (const { proofId, envelope } of before) {
-    const got = await restored.call(WALLET_A, 'GET', `/v1/proofs/${proofId}`);
-    t.is(got.status, 200, proofId);
-    t.deepEqual(got.body.envelope, envelope);
-  }
-  const verdicts = await restored.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: before.map((a) => a.envelope) });
-  t.is(verdicts.status, 200, JSON.stringify(verdicts.body));
-  t.true((verdicts.body.results as Array<{ valid: boolean }>).every((r) => r.valid));
+  await checkRestored(t, restored, before);
   // Nothing in the copy that was never acknowledged.
   const acknowledged = new Set(load.acknowledged.map((a) => a.proofId));
   const listed: string[] = [];

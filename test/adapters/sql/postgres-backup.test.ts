@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import pg from 'pg';
-import { WALLET_A } from '../../support/mothers.js';
 import { postgresSchemaUrl, TEST_POSTGRES_URL } from '../../support/databases.js';
 import { startTestRegistry } from '../../support/registry.js';
-import { submitUnderLoad } from '../../support/submissions-under-load.js';
+import { checkRestored, submitUnderLoad } from '../../support/submissions-under-load.js';
 import { tempDir } from '../cli/harness.js';
 
 const run = promisify(execFile);
@@ -70,14 +69,7 @@ if (found === null && process.env.REQUIRE_POSTGRES !== '1') {
     await run(found.pgRestore, ['--exit-on-error', `--dbname=${TEST_POSTGRES_URL}`, dump]);
     const restored = await startTestRegistry({ env: { DATABASE_URL: url } });
     t.teardown(() => restored.close());
-    for (const { proofId, envelope } of before) {
-      const got = await restored.call(WALLET_A, 'GET', `/v1/proofs/${proofId}`);
-      t.is(got.status, 200, proofId);
-      t.deepEqual(got.body.envelope, envelope);
-    }
-    const verdicts = await restored.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: before.map((a) => a.envelope) });
-    t.is(verdicts.status, 200, JSON.stringify(verdicts.body));
-    t.true((verdicts.body.results as Array<{ valid: boolean }>).every((r) => r.valid));
+    await checkRestored(t, restored, before);
     const acknowledged = new Set(load.acknowledged.map((a) => a.proofId));
     const rows = (await admin.knex.withSchema(schema).table('proofs').select('proof_id')) as Array<{ proof_id: string }>;
     t.true(rows.length >= before.length);
