@@ -48,6 +48,8 @@ import { ScaleLoader } from './scale-load.js';
  * SCALE_DIR: where SQLite files go (default the temp directory). SCALE_WORKERS: threads making
  * proofs (default one per core). SCALE_REQUESTS: requests per
  * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
+ * SCALE_ROUTES: a regular expression; only the routes whose label it finds are measured, and
+ * the submission rates are not (to compare a few routes before and after a change).
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
 const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
@@ -56,6 +58,7 @@ const WARMUP = 10;
 const RATE_SLICE_S = Number(process.env.SCALE_RATE_S ?? 5);
 const KEEP = process.env.SCALE_KEEP === '1';
 const RATE_ROUNDS = 3;
+const ROUTES = process.env.SCALE_ROUTES === undefined ? undefined : new RegExp(process.env.SCALE_ROUTES);
 const RATE_CONNECTIONS = 16;
 
 interface Target {
@@ -298,10 +301,12 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
   const l = await startTimed(big);
   try {
     console.log(`\nstart-up (spawn to listening): empty ${e.startMs} ms, ${size.toLocaleString('en')} proofs ${l.startMs} ms`);
-    const rate = await submissionRates(e.server, l.server);
-    console.log(`submissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
+    if (ROUTES === undefined) {
+      const rate = await submissionRates(e.server, l.server);
+      console.log(`submissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
+    }
     console.log(`\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs) | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
-    for (const [label, request] of routes(sample)) {
+    for (const [label, request] of routes(sample).filter(([label]) => ROUTES === undefined || ROUTES.test(label))) {
       const figures = await measure(l.server, BIG, request);
       console.log(`| ${label} | ${figures.p50} | ${figures.p99} |`);
     }

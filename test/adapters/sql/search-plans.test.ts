@@ -117,3 +117,46 @@ for (const [dialect, fresh] of [
     t.true(checked > 300);
   });
 }
+
+for (const [dialect, fresh] of [
+  ['sqlite', () => sqlite.fresh()],
+  ['postgres', () => pg.fresh()],
+] as const) {
+  test.serial(`${dialect}: a needle or topic common in the newest proofs fills its page from the list's slices, never asking its index`, async (t) => {
+    const db = await fresh();
+    // Slices of 8, then 32: the first holds 8 matches, the page needs 21.
+    const store = new KnexProofStore(db, { textProbe: 8, textHitsPerProbe: 4 });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const createdAt = new Date(Date.parse('2026-11-20T00:00:00Z') + i * 60_000).toISOString();
+      const r = aProofRecord(WALLET_A, { taskId: `t${i % 3}`, topics: ['a'], createdAt, meta: { site: 'lyon' }, seed: i % 8 });
+      await store.add(r);
+      ids.push(r.proofId);
+    }
+    await store.add(aProofRecord(WALLET_B, { taskId: 't0', topics: ['a'], meta: { site: 'lyon' }, seed: 9 }));
+    await db.knex.raw('analyze');
+    for (const f of [{ text: 'lyon' }, { topic: 'a' }]) {
+      for (const order of ['asc', 'desc'] as const) {
+        const query: ProofQuery = { ...f, order, limit: 20 };
+        let items: string[] = [];
+        const sent = await statements(db, async () => (items = (await store.search(WALLET_A, query)).items.map((p) => p.proofId)));
+        const label = JSON.stringify(query);
+        t.deepEqual(items, (order === 'asc' ? ids : [...ids].reverse()).slice(0, 20), label);
+        // The wallet's key, then two slices (each a boundary and its proofs): no count, no hits.
+        t.is(sent.length, 5, `${label}\n${sent.map((s) => s.sql).join('\n')}`);
+        t.false(sent.some((s) => /count\(|proofs_fts| as hit\b/.test(s.sql)), `${label}\n${sent.map((s) => s.sql).join('\n')}`);
+        const plans = await Promise.all(sent.map((s) => planOf(db, s)));
+        for (const plan of plans) t.notRegex(plan, dialect === 'sqlite' ? /^SCAN (proofs|proof_topics)\b(?! VIRTUAL)/m : /Seq Scan/, `${label}\n${plan}`);
+        if (dialect === 'postgres' && 'topic' in f) {
+          // The topic is tested proof by proof (a correlated subplan), never joined whole.
+          const slices = plans.filter((_, i) => /exists/.test(sent[i]!.sql));
+          t.is(slices.length, 2);
+          for (const plan of slices) {
+            t.regex(plan, /SubPlan/, plan);
+            t.notRegex(plan, /hashed SubPlan|Semi Join|Hash Join/, plan);
+          }
+        }
+      }
+    }
+  });
+}
