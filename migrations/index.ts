@@ -10,6 +10,7 @@ import * as transparencyLog008 from './008_transparency_log.js';
 import * as revokedTokens009 from './009_revoked_tokens.js';
 import * as search010 from './010_search.js';
 import * as proofHours011 from './011_proof_hours.js';
+import * as narrowIndexes014 from './014_narrow_indexes.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -29,4 +30,5 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '009_revoked_tokens', migration: revokedTokens009 },
   { name: '010_search', migration: search010 },
   { name: '011_proof_hours', migration: proofHours011 },
+  { name: '014_narrow_indexes', migration: narrowIndexes014 },
 ];
