@@ -1,4 +1,5 @@
 import test from 'ava';
+import type { Knex } from 'knex';
 import { KnexProofStore, migrateLatest } from '../../../src/adapters/sql/index.js';
 import type { ProofCursor, ProofQuery, ProofSortField } from '../../../src/application/ports/proof-store.js';
 import { emptyPostgresDatabase, migrateTo, migrationsBefore } from '../../support/migrations.js';
@@ -8,8 +9,17 @@ import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
  * 014_narrow_indexes over proofs stored before it (PostgreSQL; SQLite is unchanged): every
  * page of every order and filter is the same before and after, proofs that share a
  * millisecond included (their order is proof_id's, no longer in the indexes); envelopes come
- * back byte for byte; the list indexes end with created_at_ms; a topic is still refused twice.
+ * back byte for byte; the list indexes end with created_at_ms; a topic, and a leaf of one
+ * proof_id, are still refused twice.
  */
+async function explain(knex: Knex, sql: string, bindings: Knex.RawBinding[]): Promise<string> {
+  return knex.transaction(async (trx) => {
+    await trx.raw('set local enable_seqscan = off');
+    const result = (await trx.raw(`explain ${sql}`, bindings)) as { rows: Array<{ 'QUERY PLAN': string }> };
+    return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
+
 const sorts: readonly ProofSortField[] = ['created_at', 'task_id', 'robot_id', 'payload_hash'];
 const filters: ReadonlyArray<Partial<ProofQuery>> = [{}, { taskId: 't1' }, { robotId: 'r1' }, { runId: 'run-0' }, { topic: 'a' }, { text: 'lyon' }];
 
@@ -70,4 +80,10 @@ test('postgres: 014_narrow_indexes keeps every page, order and envelope of the p
   t.false('proof_topics_pkey' in defs);
   const topic = (await db.knex('proof_topics').first()) as { proof_pk: string; wallet_id: string; topic: string };
   await t.throwsAsync(db.knex('proof_topics').insert(topic), { message: /duplicate key/ });
+  // A leaf of a proof_id already in the log is refused; the lookup by proof_id reads the hash index.
+  const leaf = (await db.knex('log_leaves').orderBy('leaf_index').first()) as { leaf_index: string; proof_id: string };
+  await t.throwsAsync(db.knex('log_leaves').insert({ leaf_index: 1000, proof_id: leaf.proof_id }), { message: /log_leaves_proof_id_excl/ });
+  t.is((await db.knex('log_leaves').count({ n: '*' }))[0]!.n, String(records.length));
+  t.regex(await explain(db.knex, 'select leaf_index from log_leaves where proof_id = ?', [leaf.proof_id]), /Index Scan using log_leaves_proof_id_excl/);
+  t.false('log_leaves_proof_id_key' in defs);
 });
