@@ -26,8 +26,9 @@ import type { Knex } from 'knex';
  * hash index serves. An entry holds the id's 4-byte hash instead of its 64 characters: 34
  * bytes a leaf instead of 125 at 200,000.
  *
- * Existing rows are not touched: the new indexes are built beside the old ones (reads go on
- * meanwhile, writes wait), then the old ones are dropped, in one transaction. At 200,000
+ * Existing rows are not touched: the new indexes are built beside the old ones (lists and
+ * searches go on meanwhile, writes wait; the log's constraint locks log_leaves while it is
+ * built), then the old ones are dropped, in one transaction. At 200,000
  * proofs the builds took about 8 s on a busy 2-core machine; at 10 million, a few minutes.
  */
 const LIST_INDEXES: ReadonlyArray<readonly [string, string]> = [
