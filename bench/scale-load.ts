@@ -45,9 +45,9 @@ export class ScaleLoader {
   /**
    * Loads proofs [from, to) of `total` through `writer`; adds the latency routes' sample.
    * Answers the seconds it took, the CPU seconds of this process (every thread) and the
-   * seconds spent waiting for the writer.
+   * seconds spent waiting for the writer. `every100k`, when given, runs after each 100,000 proofs written.
    */
-  async load(writer: ProofWriter, from: number, to: number, total: number, sample: ProofRecord[]): Promise<{ seconds: number; cpuSeconds: number; writeSeconds: number }> {
+  async load(writer: ProofWriter, from: number, to: number, total: number, sample: ProofRecord[], every100k?: () => Promise<void>): Promise<{ seconds: number; cpuSeconds: number; writeSeconds: number }> {
     const start = performance.now();
     const cpu = process.cpuUsage();
     let writing = 0;
@@ -71,6 +71,7 @@ export class ScaleLoader {
       const writeStart = performance.now();
       await writer.write(rows);
       writing += performance.now() - writeStart;
+      if (every100k !== undefined && id % 250 === 249) await every100k();
       if (id % 250 === 0) process.stderr.write(`  loaded ${(starts[id]! - from).toLocaleString('en')} of ${(to - from).toLocaleString('en')} (${Math.round((performance.now() - start) / 1000)} s)\n`);
     }
     const used = process.cpuUsage(cpu);

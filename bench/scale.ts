@@ -3,11 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { NodeSha256 } from '../src/adapters/crypto/node-sha256.js';
 import { openDatabase, type Database } from '../src/adapters/sql/index.js';
+import { KnexLogTileStore } from '../src/adapters/sql/knex-log-tile-store.js';
+import { KnexSequencedLeaves } from '../src/adapters/sql/knex-sequenced-leaves.js';
 import { PostgresProofWriter } from '../src/adapters/sql/postgres-proof-writer.js';
 import type { ProofWriter } from '../src/adapters/sql/proof-writer.js';
 import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
 import { encodeCursor } from '../src/application/proofs/proof-cursor.js';
+import { IntegrateLeaves } from '../src/application/log/integrate-leaves.js';
 import type { ProofRecord } from '../src/domain/proof/proof-record.js';
 import { migrations } from '../migrations/index.js';
 import { TEST_POSTGRES_URL, uniqueSchemaName } from '../test/support/databases.js';
@@ -50,6 +54,7 @@ import { ScaleLoader } from './scale-load.js';
  * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
  * SCALE_ROUTES: a regular expression; only the routes whose label it finds are measured, and
  * the submission rates are not (to compare a few routes before and after a change).
+ * SCALE_MIGRATE_FIRST=1: load into a fully migrated database (see beforeLoad).
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
 const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
@@ -121,8 +126,14 @@ async function migrateTimed(db: Database, listed: typeof migrations, applied: Re
   return times;
 }
 
-/** The migrations a database is loaded at: all but 010_search, which is timed over the loaded rows (the writers need the others' tables). */
-const beforeLoad = migrations.filter((m) => m.name !== '010_search');
+/**
+ * The migrations a database is loaded at: all but 010_search and 014_narrow_indexes, which are
+ * timed over the loaded rows (the writers need the others' tables; 010 would rebuild the robot
+ * index 014 narrows). SCALE_MIGRATE_FIRST=1 loads a fully migrated database instead, so that
+ * every index grows as it does in service rather than being built over the loaded rows at once
+ * (a freshly built PostgreSQL index is packed; one grown by inserts is not).
+ */
+const beforeLoad = process.env.SCALE_MIGRATE_FIRST === '1' ? migrations : migrations.filter((m) => m.name !== '010_search' && m.name !== '014_narrow_indexes');
 
 interface Latency {
   readonly p50: number;
@@ -147,8 +158,8 @@ async function measure(server: ChildServer, wallet: string, request: (i: number)
   return { p50: at(0.5), p99: at(0.99), status };
 }
 
-/** Every read route the issue names, on the big wallet. */
-function routes(sample: readonly ProofRecord[]) {
+/** Every read route the issue names, on the big wallet; `logSize`: leaves the published log covers at least. */
+function routes(sample: readonly ProofRecord[], logSize: number) {
   const mid = sample[Math.floor(sample.length / 2)]!;
   const deepCursor = (order: 'asc' | 'desc') => encodeCursor({ createdAtMs: mid.createdAtMs, proofId: mid.proofId }, { order });
   const dayFrom = new Date(END_MS - 30 * DAY).toISOString();
@@ -193,6 +204,16 @@ function routes(sample: readonly ProofRecord[]) {
     ['series, 30 days by day', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}/series?bucket=day&from=${new Date(END_MS - 30 * DAY).toISOString()}&to=${new Date(END_MS).toISOString()}` })],
     ['series, 24 hours by hour', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}/series?bucket=hour&from=${new Date(END_MS - DAY).toISOString()}&to=${new Date(END_MS).toISOString()}` })],
   );
+  // Inclusion proofs of proofs spread over the whole load (the sample runs from the first to
+  // the last), of the oldest tenth, and against half the tree (its proofs from the first 40%).
+  const oldest = sample.slice(0, Math.max(1, Math.floor(sample.length / 10)));
+  const firstPart = sample.slice(0, Math.max(1, Math.floor(sample.length * 0.4)));
+  const half = Math.floor(logSize / 2);
+  list.push(
+    ['log inclusion proof, latest checkpoint', (i) => ({ method: 'GET', path: `/v1/log/inclusion/${sample[(i * 7919) % sample.length]!.proofId}` })],
+    ['log inclusion proof, oldest tenth of the proofs', (i) => ({ method: 'GET', path: `/v1/log/inclusion/${oldest[(i * 7919) % oldest.length]!.proofId}` })],
+    [`log inclusion proof at tree size ${half.toLocaleString('en')}`, (i) => ({ method: 'GET', path: `/v1/log/inclusion/${firstPart[(i * 7919) % firstPart.length]!.proofId}?tree_size=${half}` })],
+  );
   return list;
 }
 
@@ -215,6 +236,55 @@ async function submissionRates(empty: ChildServer, loaded: ChildServer): Promise
   return { empty: Math.round(e), loaded: Math.round(l), ratio: Math.round((l / e) * 100) / 100, emptyP99: Math.max(...rates.emptyP99), loadedP99: Math.max(...rates.loadedP99) };
 }
 
+/**
+ * Integrates the leaves the writers sequenced into the log's tiles, through the log's own use
+ * case (what the service's upkeep does, 65,536 leaves a step), so that inclusion proofs exist
+ * at every size; the service then only signs a checkpoint. Answers the time it took.
+ */
+async function integrateLog(t: Target): Promise<{ leaves: number; steps: number; seconds: number }> {
+  const integrate = new IntegrateLeaves(new KnexLogTileStore(t.db), new KnexSequencedLeaves(t.db), new NodeSha256());
+  const start = performance.now();
+  let leaves = 0;
+  let steps = 0;
+  for (;;) {
+    const result = await integrate.execute();
+    if (result._tag === 'Left') throw new Error(`the log did not integrate: ${JSON.stringify(result.left)}`);
+    const added = result.right.toSize - result.right.fromSize;
+    if (added === 0) break;
+    leaves += added;
+    steps++;
+  }
+  return { leaves, steps, seconds: Math.round((performance.now() - start) / 100) / 10 };
+}
+
+/** The tables a proof write updates in place (counts and figures); proofs and their topics are only inserted. */
+const UPDATED_TABLES = ['wallet_stats', 'wallet_task_counts', 'wallet_robot_counts', 'wallet_activity_daily', 'wallet_proof_hours', 'devices'];
+
+/**
+ * On a PostgreSQL server with autovacuum off, a vacuum of the tables the load updates in place,
+ * for the loader to run as it goes, as autovacuum would on a server left at its defaults:
+ * otherwise every count updated leaves a dead row version and index entry behind, and those
+ * tables grow with the proofs instead of with the counts (229 bytes a proof at a million).
+ */
+async function vacuumsUpdatedTables(t: Target): Promise<(() => Promise<void>) | undefined> {
+  if (t.dialect !== 'postgres') return undefined;
+  const { rows } = (await t.db.knex.raw('show autovacuum')) as { rows: Array<{ autovacuum: string }> };
+  if (rows[0]?.autovacuum !== 'off') return undefined;
+  return async () => {
+    await t.db.knex.raw(`vacuum ${UPDATED_TABLES.map(() => '??').join(', ')}`, UPDATED_TABLES);
+  };
+}
+
+/** VACUUM ANALYZE of the schema's own tables on PostgreSQL (a bare VACUUM would go through every schema of the database); ANALYZE on SQLite. */
+async function analyze(t: Target): Promise<void> {
+  if (t.dialect === 'sqlite') {
+    await t.db.knex.raw('analyze');
+    return;
+  }
+  const { rows } = (await t.db.knex.raw("select relname from pg_class where relnamespace = ?::regnamespace and relkind = 'r'", [t.schema!])) as { rows: Array<{ relname: string }> };
+  await t.db.knex.raw(`vacuum analyze ${rows.map(() => '??').join(', ')}`, rows.map((r) => `${t.schema!}.${r.relname}`));
+}
+
 /** Bytes of each table and index, and of the whole database. */
 async function sizes(t: Target): Promise<{ total: number; parts: Array<[string, number]> }> {
   if (t.dialect === 'sqlite') {
@@ -229,6 +299,19 @@ async function sizes(t: Target): Promise<{ total: number; parts: Array<[string, 
   )) as { rows: Array<{ name: string; bytes: string }> };
   const parts = result.rows.map((r): [string, number] => [r.name, Number(r.bytes)]);
   return { total: parts.reduce((a, [, b]) => a + b, 0), parts };
+}
+
+/** The tree size of the server's latest checkpoint, once it covers at least `size` leaves (its upkeep signs one within a second of starting). */
+async function publishedSize(server: ChildServer, size: number): Promise<number> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await fetch(`${server.url}/v1/log/checkpoint`);
+    const text = await res.text();
+    const treeSize = res.status === 200 ? Number(text.split('\n')[1]) : 0;
+    if (treeSize >= size) return treeSize;
+    if (Date.now() > deadline) throw new Error(`no checkpoint of ${size} leaves or more within 120 s (last: ${res.status}, ${treeSize})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 async function startTimed(t: Target): Promise<{ server: ChildServer; startMs: number }> {
@@ -256,12 +339,16 @@ async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader): Pr
     let loaded = 0;
     const total = Math.max(...SIZES);
     for (const size of SIZES) {
-      const { seconds, cpuSeconds, writeSeconds } = await loader.load(run.big.writer, loaded, size, total, sample);
+      const vacuuming = await vacuumsUpdatedTables(run.big);
+      const { seconds, cpuSeconds, writeSeconds } = await loader.load(run.big.writer, loaded, size, total, sample, vacuuming);
+      const log = await integrateLog(run.big);
       const bytes = run.big.file !== undefined ? statSync(run.big.file).size : (await sizes(run.big)).total;
       console.log(
         `\n# ${dialect}, ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the ${dialect} batch writer in ${seconds} s ` +
           `(${Math.round((size - loaded) / Math.max(1, seconds)).toLocaleString('en')}/s, made on ${loader.threads} threads; ${cpuSeconds} CPU s in this process, ${writeSeconds} s waiting for the writer); ` +
-          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof on disk${run.migrated ? ' (and the proofs the rate measurement sent)' : ' before 010_search'}`,
+          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof on disk${run.migrated ? ' (and the proofs the rate measurement sent)' : process.env.SCALE_MIGRATE_FIRST === '1' ? '' : ' before 010_search and 014'}` +
+          `${vacuuming !== undefined ? '; autovacuum is off on this server, so the load vacuumed the tables it updates every 100,000 proofs' : ''}.\n` +
+          `The transparency log: ${log.leaves.toLocaleString('en')} leaves integrated into its tiles in ${log.seconds} s (${log.steps} steps of the log's own IntegrateLeaves).`,
       );
       loaded = size;
       if (!KEEP) await measureAt(run, size, sample, new Set(beforeLoad.map((m) => m.name)));
@@ -289,7 +376,7 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
   }
   // SCALE_SKIP_SIZES=sqlite,…: sizes (and ANALYZE) already taken by an earlier attempt at these databases.
   if (!(process.env.SCALE_SKIP_SIZES ?? '').split(',').includes(dialect)) {
-    await big.db.knex.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
+    await analyze(big);
     const bytes = await sizes(big);
     console.log(`bytes on disk: ${bytes.total.toLocaleString('en')}, ${Math.round(bytes.total / size).toLocaleString('en')} per proof\n`);
     console.log('| table or index | bytes per proof | share |\n| --- | ---: | ---: |');
@@ -297,6 +384,8 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
   }
   // The empty database of an earlier run may lack the migrations added since.
   await migrateTimed(empty.db, migrations, await appliedNames(empty.db));
+  const [{ n: leafRows }] = (await big.db.knex('log_leaves').count({ n: '*' })) as [{ n: number | string }];
+  const leaves = Number(leafRows);
   const e = await startTimed(empty);
   const l = await startTimed(big);
   try {
@@ -305,8 +394,9 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
       const rate = await submissionRates(e.server, l.server);
       console.log(`submissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
     }
-    console.log(`\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs) | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
-    for (const [label, request] of routes(sample).filter(([label]) => ROUTES === undefined || ROUTES.test(label))) {
+    const published = await publishedSize(l.server, leaves);
+    console.log(`\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs; log of ${published.toLocaleString('en')} leaves) | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
+    for (const [label, request] of routes(sample, published).filter(([label]) => ROUTES === undefined || ROUTES.test(label))) {
       const figures = await measure(l.server, BIG, request);
       console.log(`| ${label} | ${figures.p50} | ${figures.p99} |`);
     }
@@ -346,6 +436,8 @@ async function measureExisting(): Promise<void> {
       const sample = rows.map((r) => ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord);
       // Whatever the loading code applied (up to 009 or all but 010), the rest is applied and timed here.
       const applied = await appliedNames(big.db);
+      const log = await integrateLog(big);
+      console.log(`the transparency log: ${log.leaves.toLocaleString('en')} leaves integrated into its tiles in ${log.seconds} s (${log.steps} steps)`);
       await measureAt({ dialect, big, empty, migrated: migrations.every((m) => applied.has(m.name)) }, size, sample, applied);
     } finally {
       await big.drop();
