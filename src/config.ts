@@ -196,7 +196,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
     largeBodyConcurrency: int('LARGE_BODY_CONCURRENCY', 2, 1, 1_024),
     largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
-    readConcurrency: int('READ_CONCURRENCY', 2, 1, 1_024),
+    readConcurrency: int('READ_CONCURRENCY', 1, 1, 1_024),
     readQueue: int('READ_QUEUE', 64, 0, 100_000),
     metricsToken: opt('METRICS_TOKEN'),
     maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),

@@ -40,7 +40,7 @@ export interface ReadBounds {
   readonly queue: number;
 }
 
-export const DEFAULT_READ_BOUNDS: ReadBounds = { slots: 2, queue: 64 };
+export const DEFAULT_READ_BOUNDS: ReadBounds = { slots: 1, queue: 64 };
 
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {

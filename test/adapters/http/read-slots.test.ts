@@ -60,9 +60,13 @@ async function registryWithGatedSearches(env: Record<string, string>) {
   return { registry, call, searches: () => searches };
 }
 
-/** Lets the event loop turn until `done` holds (each request's steps are a few turns apart). */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+/** Lets the event loop turn until `done` holds (each request's steps are a few turns apart), or until `stop` does. */
+async function until(done: () => boolean, stop: () => boolean = () => false): Promise<boolean> {
+  while (!done()) {
+    if (stop()) return false;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return true;
 }
 
 test('lists and searches run READ_CONCURRENCY at a time, READ_QUEUE wait, the next is 503 busy; submissions and single reads pass them', async (t) => {
@@ -77,8 +81,13 @@ test('lists and searches run READ_CONCURRENCY at a time, READ_QUEUE wait, the ne
   // Two more: one waits in the queue of one, the other (whichever comes second) is turned away at once.
   const more = [call('GET', '/v1/proofs'), call('GET', '/v1/proofs?limit=10')].map((p, i) => p.then((reply) => ({ reply, i })));
   // Without the bound, a third search would start (and nothing be refused): that fails here rather than waits.
-  const overrun = until(() => searches().running > 2).then(() => null);
+  let settled = false;
+  const overrun = until(
+    () => searches().running > 2,
+    () => settled,
+  ).then((ran) => (ran ? null : new Promise<never>(() => undefined)));
   const first = await Promise.race([...more, overrun]);
+  settled = true;
   if (first === null) {
     searches().release();
     return t.fail(`${searches().running} searches ran at once`);
