@@ -11,7 +11,8 @@ import { createApiKey, fundWallet } from './provision.js';
 /**
  * Submissions to the registry, alone and beside 8 clients reading proof lists as fast as they
  * can: on PostgreSQL with the read pool apart from the write connections (the default) and
- * with reads and writes on one pool (DATABASE_READ_POOL_SIZE=0), and on SQLite. Each
+ * with reads and writes on one pool (DATABASE_READ_POOL_SIZE=0), and on SQLite; with the
+ * default read slots (READ_CONCURRENCY) and with reads as good as unbounded. Each
  * configuration runs its two loads in alternating slices, so their ratio is taken under the
  * same machine load. `npx tsx bench/readers-and-writers.ts` runs it alone.
  */
@@ -46,6 +47,7 @@ export interface ReadWriteFigures {
   readonly alone: number;
   readonly withReaders: number;
   readonly readsPerSec: number;
+  readonly refusedReads: number;
 }
 
 /** A database of the bench's own for one configuration, and what the server needs to use it. */
@@ -54,23 +56,35 @@ interface Setup {
   readonly open: () => Promise<{ databaseUrl: string; env: Record<string, string>; drop: () => Promise<void> }>;
 }
 
-const postgres = (readPoolSize: string): Setup => ({
-  label: readPoolSize === '0' ? 'PostgreSQL, one pool for reads and writes' : `PostgreSQL, reads on a pool of ${readPoolSize} of their own`,
+/** READ_CONCURRENCY as the server runs with it: the default, or as good as no bound. */
+const UNBOUNDED = '1024';
+const slotsLabel = (readConcurrency: string | undefined) => (readConcurrency === UNBOUNDED ? 'reads unbounded' : `${readConcurrency ?? 'default'} read slots`);
+
+const postgres = (readPoolSize: string, readConcurrency?: string): Setup => ({
+  label: `PostgreSQL, ${readPoolSize === '0' ? 'one pool for reads and writes' : `a read pool of ${readPoolSize}`}, ${slotsLabel(readConcurrency)}`,
   open: async () => {
     await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`, `CREATE DATABASE ${DB}`);
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${DB}`;
-    return { databaseUrl: url.toString(), env: { DATABASE_READ_POOL_SIZE: readPoolSize }, drop: () => admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`) };
+    return {
+      databaseUrl: url.toString(),
+      env: { DATABASE_READ_POOL_SIZE: readPoolSize, ...(readConcurrency ? { READ_CONCURRENCY: readConcurrency } : {}) },
+      drop: () => admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`),
+    };
   },
 });
 
-const sqlite: Setup = {
-  label: 'SQLite',
+const sqlite = (readConcurrency?: string): Setup => ({
+  label: `SQLite, ${slotsLabel(readConcurrency)}`,
   open: () => {
     const dir = mkdtempSync(join(tmpdir(), 'proof-registry-rw-'));
-    return Promise.resolve({ databaseUrl: `sqlite:${join(dir, 'registry.sqlite')}`, env: { DATA_DIR: dir }, drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
+    return Promise.resolve({
+      databaseUrl: `sqlite:${join(dir, 'registry.sqlite')}`,
+      env: { DATA_DIR: dir, ...(readConcurrency ? { READ_CONCURRENCY: readConcurrency } : {}) },
+      drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+    });
   },
-};
+});
 
 async function measure(setup: Setup, bodies: string[], cursor: { next: number }): Promise<ReadWriteFigures> {
   const { databaseUrl, env, drop } = await setup.open();
@@ -91,6 +105,7 @@ async function measure(setup: Setup, bodies: string[], cursor: { next: number })
     const alone: number[] = [];
     const mixed: number[] = [];
     const reads: number[] = [];
+    let refused = 0;
     for (let round = 0; round < ROUNDS; round++) {
       alone.push((await load({ url: server.url, path: '/v1/proofs', headers, bodies, cursor, connections: WRITERS, durationS: SLICE_S })).requestsPerSec);
       const [writes, read] = await Promise.all([
@@ -98,10 +113,12 @@ async function measure(setup: Setup, bodies: string[], cursor: { next: number })
         readers(server.url, headers, SLICE_S),
       ]);
       mixed.push(writes.requestsPerSec);
-      reads.push(read.requests.average);
+      // Reads answered: a refused one (503 busy, should the queue fill) is not a read served.
+      reads.push((read.requests.total - read.non2xx) / read.duration);
+      refused += read.non2xx;
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    return { database: setup.label, alone: mean(alone), withReaders: mean(mixed), readsPerSec: mean(reads) };
+    return { database: setup.label, alone: mean(alone), withReaders: mean(mixed), readsPerSec: mean(reads), refusedReads: refused };
   } finally {
     await server.stop();
     await drop();
@@ -111,13 +128,16 @@ async function measure(setup: Setup, bodies: string[], cursor: { next: number })
 export async function benchReadersAndWriters(): Promise<ReadWriteFigures[]> {
   const bodies = fleetProofBodies(Number(process.env.BENCH_RW_PROOFS ?? 40_000), 'bench-rw');
   const cursor = { next: 0 };
-  return [await measure(postgres('8'), bodies, cursor), await measure(postgres('0'), bodies, cursor), await measure(sqlite, bodies, cursor)];
+  const setups = [postgres('8'), postgres('8', UNBOUNDED), postgres('0'), sqlite(), sqlite(UNBOUNDED)];
+  const figures: ReadWriteFigures[] = [];
+  for (const setup of setups) figures.push(await measure(setup, bodies, cursor));
+  return figures;
 }
 
 export function printReadersAndWriters(figures: readonly ReadWriteFigures[]): void {
-  console.log(`\n| ${WRITERS} submitting clients | submissions/s with 0 readers | with ${READERS} readers | ratio | reads/s |\n| --- | --- | --- | --- | --- |`);
+  console.log(`\n| ${WRITERS} submitting clients | submissions/s with 0 readers | with ${READERS} readers | ratio | reads/s | reads refused |\n| --- | --- | --- | --- | --- | --- |`);
   for (const f of figures) {
-    console.log(`| ${f.database} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} |`);
+    console.log(`| ${f.database} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} | ${f.refusedReads} |`);
   }
 }
 

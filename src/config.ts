@@ -63,6 +63,9 @@ export interface Config {
   /** Compressed bodies, and bodies of unknown length or over 256 KiB, read and handled at once; and how many may wait. */
   readonly largeBodyConcurrency: number;
   readonly largeBodyQueue: number;
+  /** Lists, searches and statistics answered at once, from query to serialized answer; and how many may wait. */
+  readonly readConcurrency: number;
+  readonly readQueue: number;
   /** Objects, arrays, strings and numbers one request body may hold. */
   readonly maxJsonValues: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
@@ -193,6 +196,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
     largeBodyConcurrency: int('LARGE_BODY_CONCURRENCY', 2, 1, 1_024),
     largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
+    readConcurrency: int('READ_CONCURRENCY', 1, 1, 1_024),
+    readQueue: int('READ_QUEUE', 64, 0, 100_000),
     metricsToken: opt('METRICS_TOKEN'),
     maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),
     logOrigin: str('LOG_ORIGIN', `${hostOf(publicOrigin)}/proof-registry`),

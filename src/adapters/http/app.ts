@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../../application/ports/authenticator.js';
 import { authenticate, limit, type HttpAccess } from './access.js';
 import { assertWellFormedPath, assertWellFormedQuery, decodeOr422, knownParameters, singleValuedQuery } from './decode.js';
+import { BodySlots } from './body-slots.js';
 import { errorsToJson, type FailureClassifier } from './errors-to-json.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes: number;
   /** How many large or compressed bodies are read at once, and how many objects a body may hold. */
   readonly bodyBounds?: BodyBounds;
+  /** Heavy reads (routes marked `heavyRead`) answered at once, and how many may wait; past both 503 `busy`. */
+  readonly readBounds?: ReadBounds;
   /**
    * Reverse proxies in front of the service (0: none). The client address is the entry that
    * many places from the right of X-Forwarded-For, the one the outermost trusted proxy added:
@@ -32,12 +35,21 @@ export interface HttpAppOptions {
   readonly trustProxyHops?: number;
 }
 
+export interface ReadBounds {
+  readonly slots: number;
+  readonly queue: number;
+}
+
+export const DEFAULT_READ_BOUNDS: ReadBounds = { slots: 1, queue: 64 };
+
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {
   const hops = options.trustProxyHops ?? 0;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = new Router({ sensitive: true });
   const bodies = new JsonBodyReader(options.bodyBounds ?? DEFAULT_BODY_BOUNDS);
+  const readBounds = options.readBounds ?? DEFAULT_READ_BOUNDS;
+  const reads = new BodySlots(readBounds.slots, readBounds.queue, 'lists, searches and statistics');
   // Paths without parameters and their methods: `GET /v1/proofs/search` also matches
   // `GET /v1/proofs/{proof_id}`, but the client meant the search, which only takes POST.
   const fixedPaths = new Map<string, string[]>();
@@ -84,6 +96,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       });
     }
     if (spec.body) stack.push(...bodies.forRoute(spec.bodyLimitBytes ?? options.bodyLimitBytes, spec.rawBody === true));
+    if (spec.heavyRead) stack.push(heavyRead(reads));
     stack.push(async (ctx) => {
       const principal = (ctx.state.principal as Principal | undefined) ?? null;
       const reply = await spec.handle({
@@ -121,4 +134,24 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   app.use(router.allowedMethods());
   for (const page of options.pages ?? []) app.use(page);
   return app;
+}
+
+/**
+ * A heavy read runs in one of a few slots, from its query to its serialized answer (most of
+ * the work of a page of 200 proofs is on the event loop), so that however many clients read,
+ * the submissions keep the cores. Only what is already authenticated, rate limited and read
+ * waits for a slot.
+ */
+function heavyRead(slots: BodySlots): Koa.Middleware {
+  return async (ctx, next) => {
+    const release = await slots.acquire();
+    try {
+      await next();
+      const body: unknown = ctx.body;
+      // Koa would serialize it after the slot is released: it is done here, as Koa would.
+      if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function') ctx.body = JSON.stringify(body);
+    } finally {
+      release();
+    }
+  };
 }

@@ -3,15 +3,18 @@ import { HttpError } from './http-error.js';
 /**
  * A counting semaphore with a bounded queue: at most `slots` holders at once, at most `queue`
  * waiting; past that a request is refused at once (503 with Retry-After) rather than queued
- * without bound, since each waiting request still holds a connection.
+ * without bound, since each waiting request still holds a connection. Large bodies take one
+ * (json-body.ts), and so do the heavy reads (lists, searches, statistics; app.ts).
  */
 export class BodySlots {
   private held = 0;
   private readonly waiting: (() => void)[] = [];
 
+  /** `what`: what the slots are for, as the 503 names it ("… are being read at once"). */
   constructor(
     readonly slots: number,
     readonly queue: number,
+    private readonly what = 'large or compressed request bodies',
   ) {}
 
   /** Holders now and requests waiting: for tests and metrics. */
@@ -31,7 +34,7 @@ export class BodySlots {
     if (this.waiting.length >= this.queue) {
       throw new HttpError(
         503,
-        `too many large or compressed request bodies are being read at once (${this.slots} at a time, ${this.queue} waiting); retry shortly`,
+        `too many ${this.what} are being read at once (${this.slots} at a time, ${this.queue} waiting); retry shortly`,
         { code: 'busy' },
         { 'Retry-After': '1' },
       );

@@ -53,6 +53,12 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly ipRateLimit?: 'sign_in' | 'api';
   /** The handler also gets the body's text (`RouteRequest.rawBody`), besides the parsed body. */
   readonly rawBody?: boolean;
+  /**
+   * A read whose work grows with what it answers (a list, a search, statistics): it waits for
+   * one of the app's read slots, held until its answer is serialized, so that readers cannot
+   * take the cores from submissions (HttpAppOptions.readBounds).
+   */
+  readonly heavyRead?: boolean;
   /** Largest accepted body; defaults to the app's single-request limit. */
   readonly bodyLimitBytes?: number;
   readonly responses: Readonly<Record<number, ResponseSpec>>;

@@ -24,6 +24,7 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/acto/v1/stats/wallet/{addr}',
       operationId: 'actoWalletStats',
+      heavyRead: true,
       tag: 'acto statistics',
       summary: 'Statistics of the caller\'s own wallet (ACTOClient.get_wallet_stats)',
       description: 'As GET /v1/stats/wallet/{addr}: proofs accepted, verification calls passed and failed (counted as they are answered, on /v1 and /acto alike), first and last activity, the 10 robots and tasks with the most proofs, the average score of every proof, and activity_timeline: proofs and verifications per UTC day over the last 30 days. Another wallet\'s address gives 403.',

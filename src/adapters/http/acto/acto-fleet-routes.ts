@@ -37,6 +37,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/acto/v1/fleet',
       operationId: 'actoFleetOverview',
+      heavyRead: true,
       tag: 'acto fleet',
       summary: 'Fleet overview (client.fleet.get_overview)',
       description: `Devices by id (at most ${ACTO_MAX_DEVICES}), every group, and totals. active_devices counts the online; warning_devices the warning, degraded and error; offline_devices the offline.`,

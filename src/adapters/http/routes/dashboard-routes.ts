@@ -20,6 +20,7 @@ export function seriesRoutes(d: { readonly series: GetActivitySeries }): AnyRout
       method: 'get',
       path: '/v1/stats/wallet/{addr}/series',
       operationId: 'getWalletSeries',
+      heavyRead: true,
       tag: 'statistics',
       summary: "The caller's proofs, refused submissions and active devices per hour or day",
       description:

@@ -21,6 +21,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/v1/fleet',
       operationId: 'getFleetOverview',
+      heavyRead: true,
       tag: 'fleet',
       summary: 'Fleet overview: a page of devices, every group, totals',
       description:

@@ -18,6 +18,7 @@ export function statsRoutes(d: StatsRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/v1/stats/wallet/{addr}',
       operationId: 'getWalletStats',
+      heavyRead: true,
       tag: 'statistics',
       summary: 'Statistics of the caller\'s own wallet',
       description:
