@@ -66,6 +66,8 @@ export interface Config {
   /** Lists, searches and statistics answered at once, from query to serialized answer; and how many may wait. */
   readonly readConcurrency: number;
   readonly readQueue: number;
+  /** How many of them one wallet may have waiting (429 past it); wallets take the slots in turns. */
+  readonly readQueuePerWallet: number;
   /** Objects, arrays, strings and numbers one request body may hold. */
   readonly maxJsonValues: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
@@ -198,6 +200,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     largeBodyQueue: int('LARGE_BODY_QUEUE', 64, 0, 100_000),
     readConcurrency: int('READ_CONCURRENCY', 1, 1, 1_024),
     readQueue: int('READ_QUEUE', 64, 0, 100_000),
+    readQueuePerWallet: int('READ_QUEUE_PER_WALLET', 8, 0, 100_000),
     metricsToken: opt('METRICS_TOKEN'),
     maxJsonValues: int('MAX_JSON_VALUES', 1_000_000, 100, 100_000_000),
     logOrigin: str('LOG_ORIGIN', `${hostOf(publicOrigin)}/proof-registry`),

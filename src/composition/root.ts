@@ -125,7 +125,7 @@ async function httpApp(container: Container, config: Config, logger: Logger): Pr
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     bodyBounds: { largeBodySlots: config.largeBodyConcurrency, largeBodyQueue: config.largeBodyQueue, smallBodyBytes: 256 * 1024, maxValues: config.maxJsonValues },
-    readBounds: { slots: config.readConcurrency, queue: config.readQueue },
+    readBounds: { slots: config.readConcurrency, queue: config.readQueue, queuePerWallet: config.readQueuePerWallet },
     trustProxyHops: config.trustProxy,
   });
 }

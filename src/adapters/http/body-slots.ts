@@ -4,7 +4,7 @@ import { HttpError } from './http-error.js';
  * A counting semaphore with a bounded queue: at most `slots` holders at once, at most `queue`
  * waiting; past that a request is refused at once (503 with Retry-After) rather than queued
  * without bound, since each waiting request still holds a connection. Large bodies take one
- * (json-body.ts), and so do the heavy reads (lists, searches, statistics; app.ts).
+ * (json-body.ts); the heavy reads have slots of their own that wallets share in turns (read-slots.ts).
  */
 export class BodySlots {
   private held = 0;
