@@ -9,7 +9,7 @@ const COMMON: Readonly<Record<number, string>> = {
   413: 'Body over the size limit.',
   415: 'Body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
   422: 'Validation failed; detail names the member.',
-  429: 'Rate limited; see Retry-After.',
+  429: "Rate limited, or (on lists, searches and statistics) as many of this wallet's as it may have waiting already wait; see Retry-After.",
   503: 'A dependency is down, or (code busy) the instance is answering as many large bodies, or lists, searches and statistics, as it takes at once and as many wait; see Retry-After.',
 };
 
