@@ -50,6 +50,23 @@ test('a batch is stored with its topics and device counts; a repeat answers with
   });
 });
 
+test("a proof_id already in the log, stored again by another wallet, answers the log's first leaf; a new one the next", async (t) => {
+  await withSqliteFile(async (db, file) => {
+    const writer = await SqliteProofWriter.open(file);
+    const [a, b] = [pending(1), pending(2)];
+    t.deepEqual(await writer.write([a]), [{ stored: true, logIndex: 0 }]);
+    // The insert returns each new row's leaf: the existing leaf for a's proof_id, the next one for b.
+    const againByB: PendingRow = { ...a, row: { ...a.row, wallet: WALLET_B } };
+    t.deepEqual(await writer.write([againByB, b, a]), [{ stored: true, logIndex: 0 }, { stored: true, logIndex: 1 }, { stored: false, existing: a.row, logIndex: 0 }]);
+    await writer.close();
+    t.is(await count(db, 'proofs'), 3);
+    t.deepEqual(await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index'), [
+      { leaf_index: 0, proof_id: a.row.proof_id },
+      { leaf_index: 1, proof_id: b.row.proof_id },
+    ]);
+  });
+});
+
 test('a batch the database refuses is rolled back whole, and the writer goes on', async (t) => {
   await withSqliteFile(async (db, file) => {
     const writer = await SqliteProofWriter.open(file);
