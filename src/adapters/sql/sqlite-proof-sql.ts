@@ -11,16 +11,10 @@ export const ROWS_PER_STATEMENT = 500;
 /** The columns of an insert: a new row's, and its wallet's key. */
 export const INSERT_COLUMNS = [...NEW_ROW_COLUMNS, 'wallet_id'] as const;
 
-/**
- * One INSERT … ON CONFLICT DO NOTHING of `rows` proofs, returning the rows it inserted; with
- * `leaf`, each with the leaf index of its proof_id as SQLite 3.52 reads it after the row's
- * triggers ran (LOG_LEAF_TRIGGER). A leaf, once given, never changes, so a number there is the
- * leaf's; the writer reads the proof_ids that come back without one (as it reads duplicates'),
- * so an SQLite that answered RETURNING before the triggers would cost a read, not a wrong index.
- */
-export const insertProofsSql = (rows: number, leaf: boolean): string =>
+/** One INSERT … ON CONFLICT DO NOTHING of `rows` proofs, returning the rows it inserted. */
+export const insertProofsSql = (rows: number): string =>
   `insert into proofs (${INSERT_COLUMNS.join(', ')}) values ${placeholders(rows, INSERT_COLUMNS.length)}
-       on conflict (wallet_id, proof_id) do nothing returning id, wallet, proof_id${leaf ? ', (select leaf_index from log_leaves l where l.proof_id = proofs.proof_id) as leaf_index' : ''}`;
+       on conflict (wallet_id, proof_id) do nothing returning id, wallet, proof_id`;
 
 /** The stored copies of `rows` proofs, by (wallet_id, proof_id). */
 export const storedProofsSql = (rows: number): string =>

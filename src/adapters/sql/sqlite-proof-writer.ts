@@ -175,14 +175,8 @@ export class SqliteProofWriter implements ProofWriter {
     // device ids the triggers leave to this code, needs an explicit transaction.
     const explicit = unique.length > ROWS_PER_STATEMENT || unique.some((p) => countedHere(p.row.robot_id));
     const ids = new Map<string, number>();
-    const leaves = new Map<string, number>();
     const insertAll = async () => {
-      for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) {
-        for (const r of await this.insertProofs(chunk, walletKeys)) {
-          ids.set(proofKey(r), r.id);
-          if (r.leaf_index !== undefined && r.leaf_index !== null) leaves.set(r.proof_id, leafIndexOf(r.leaf_index));
-        }
-      }
+      for (const chunk of chunks(unique, ROWS_PER_STATEMENT)) for (const r of await this.insertProofs(chunk, walletKeys)) ids.set(proofKey(r), r.id);
     };
     if (!explicit) await insertAll();
     else {
@@ -210,17 +204,16 @@ export class SqliteProofWriter implements ProofWriter {
         )),
       );
     }
-    return outcomesInOrder(batch, new Set(ids.keys()), existing, this.sequence ? await this.leafIndexes(unique, leaves) : null);
+    return outcomesInOrder(batch, new Set(ids.keys()), existing, this.sequence ? await this.leafIndexes(unique) : null);
   }
 
   /**
-   * The leaf index of each proof_id of the batch: those the insert returned (`known`), and the
-   * others (the duplicates') read after the commit: a leaf, once given, never changes, so this
-   * is the index the insert gave it, or gave it before.
+   * The leaf index of each proof_id of the batch, read after the commit: a leaf, once given,
+   * never changes, so this is the index the insert gave it, or gave it before.
    */
-  private async leafIndexes(unique: readonly PendingRow[], known: Map<string, number>): Promise<Map<string, number>> {
-    const proofIds = [...new Set(unique.map((p) => p.row.proof_id).filter((id) => !known.has(id)))];
-    const indexes = known;
+  private async leafIndexes(unique: readonly PendingRow[]): Promise<Map<string, number>> {
+    const proofIds = [...new Set(unique.map((p) => p.row.proof_id))];
+    const indexes = new Map<string, number>();
     for (const chunk of chunks(proofIds, ROWS_PER_STATEMENT)) {
       const rows = await this.all<{ proof_id: string; leaf_index: number }>(leafIndexesSql(chunk.length), chunk);
       for (const row of rows) indexes.set(row.proof_id, leafIndexOf(row.leaf_index));
@@ -228,13 +221,10 @@ export class SqliteProofWriter implements ProofWriter {
     return indexes;
   }
 
-  /** One INSERT … ON CONFLICT DO NOTHING of up to ROWS_PER_STATEMENT rows; the rows it inserted, with their leaf index when sequencing. */
-  private insertProofs(
-    rows: readonly PendingRow[],
-    walletKeys: ReadonlyMap<string, number>,
-  ): Promise<Array<{ id: number; wallet: string; proof_id: string; leaf_index?: number | null }>> {
+  /** One INSERT … ON CONFLICT DO NOTHING of up to ROWS_PER_STATEMENT rows; the rows it inserted. */
+  private insertProofs(rows: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): Promise<Array<{ id: number; wallet: string; proof_id: string }>> {
     return this.all(
-      insertProofsSql(rows.length, this.sequence),
+      insertProofsSql(rows.length),
       rows.flatMap((p) => [...NEW_ROW_COLUMNS.map((c): SqlValue => p.row[c]), WalletKeys.get(walletKeys, p.row.wallet)]),
     );
   }
