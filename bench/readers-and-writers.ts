@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { startChildServer } from './child-server.js';
 import { fleetProofBodies } from './fleet-proofs.js';
 import { load } from './http-load.js';
-import { createApiKey, fundWallet } from './provision.js';
+import { adminQueries, createApiKey, fundWallet, PG_ADMIN_URL } from './provision.js';
 
 /**
  * Submissions to the registry, alone and beside 8 clients reading proof lists as fast as they
@@ -20,18 +19,8 @@ const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WRITERS = 16;
 const READERS = 8;
-const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB = 'proof_registry_bench_rw';
 
-async function admin(...statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    for (const s of statements) await client.query(s);
-  } finally {
-    await client.end();
-  }
-}
 
 function readers(url: string, headers: Record<string, string>, durationS: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
@@ -63,13 +52,13 @@ const slotsLabel = (readConcurrency: string | undefined) => (readConcurrency ===
 const postgres = (readPoolSize: string, readConcurrency?: string): Setup => ({
   label: `PostgreSQL, ${readPoolSize === '0' ? 'one pool for reads and writes' : `a read pool of ${readPoolSize}`}, ${slotsLabel(readConcurrency)}`,
   open: async () => {
-    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`, `CREATE DATABASE ${DB}`);
+    await adminQueries(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`, `CREATE DATABASE ${DB}`);
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${DB}`;
     return {
       databaseUrl: url.toString(),
       env: { DATABASE_READ_POOL_SIZE: readPoolSize, ...(readConcurrency ? { READ_CONCURRENCY: readConcurrency } : {}) },
-      drop: () => admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`),
+      drop: () => adminQueries(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`),
     };
   },
 });

@@ -1,15 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isRight } from 'fp-ts/lib/Either.js';
 import { migrateLatest, openDatabase } from '../src/adapters/sql/index.js';
 import type { PendingRow } from '../src/adapters/sql/proof-writer.js';
-import { toRow } from '../src/adapters/sql/proof-rows.js';
 import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
-import { toProofRecord } from '../src/domain/proof/proof-record.js';
-import { WALLET_A } from '../test/support/mothers.js';
-import { protocol } from '../test/support/protocol.js';
-import { fleetProof } from './fleet-proofs.js';
+import { pendingRows } from './pending-rows.js';
 
 /**
  * The SQLite writer's own CPU per proof, this checkout's against another's, in one process:
@@ -33,16 +28,7 @@ const base: WriterClass =
 const places: Array<[string, WriterClass]> = process.env.SWAP === '1' ? [['this', SqliteProofWriter], ['base', base]] : [['base', base], ['this', SqliteProofWriter]];
 
 const BATCH = Number(process.env.BATCH ?? 10);
-let next = 0;
-function pending(count: number): PendingRow[] {
-  return Array.from({ length: count }, () => {
-    const i = next++;
-    const checked = protocol.check(fleetProof('bench'));
-    if (!isRight(checked)) throw new Error('the bench made an invalid envelope');
-    const record = toProofRecord(checked.right, WALLET_A, 1_800_000_000_000 + i * 10);
-    return { row: toRow(record), topics: [...new Set(record.topics)] };
-  });
-}
+const pending = pendingRows(10);
 const dir = mkdtempSync(join(tmpdir(), 'path-ab-'));
 const writers: Writer[] = [];
 for (const [n, W] of places) {

@@ -1,16 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isRight } from 'fp-ts/lib/Either.js';
 import sqlite3 from 'sqlite3';
 import { migrateLatest, openDatabase } from '../src/adapters/sql/index.js';
-import type { PendingRow } from '../src/adapters/sql/proof-writer.js';
-import { toRow } from '../src/adapters/sql/proof-rows.js';
 import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
-import { toProofRecord } from '../src/domain/proof/proof-record.js';
-import { WALLET_A } from '../test/support/mothers.js';
-import { protocol } from '../test/support/protocol.js';
-import { fleetProof } from './fleet-proofs.js';
+import { pendingRows } from './pending-rows.js';
 
 /**
  * What one proof costs the SQLite writer (the writer thread's SqliteProofWriter, on this thread):
@@ -35,16 +29,7 @@ const PREFILL = Number(process.env.PREFILL ?? 20_000);
 const PROOFS = Number(process.env.PROOFS ?? 3_000);
 const ENTRY_PROOFS = 5_000;
 
-let next = 0;
-function pending(count: number): PendingRow[] {
-  return Array.from({ length: count }, () => {
-    const i = next++;
-    const checked = protocol.check(fleetProof('bench'));
-    if (!isRight(checked)) throw new Error('the bench made an invalid envelope');
-    const record = toProofRecord(checked.right, WALLET_A, 1_800_000_000_000 + i);
-    return { row: toRow(record), topics: [...new Set(record.topics)] };
-  });
-}
+const pending = pendingRows(1);
 
 async function measure(batchSize: number, everyCommits: number): Promise<{ cpuUs: number; wallUs: number; frames: number | null }> {
   const dir = mkdtempSync(join(tmpdir(), 'registry-sqlite-writes-'));
