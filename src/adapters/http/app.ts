@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../../application/ports/authenticator.js';
 import { authenticate, limit, type HttpAccess } from './access.js';
 import { assertWellFormedPath, assertWellFormedQuery, decodeOr422, knownParameters, singleValuedQuery } from './decode.js';
-import { DEFAULT_READ_BOUNDS, ReadSlots, type ReadBounds } from './read-slots.js';
+import { DEFAULT_READ_BOUNDS, Slots, type ReadBounds } from './slots.js';
 import { errorsToJson, type FailureClassifier } from './errors-to-json.js';
 import { HttpError } from './http-error.js';
 import type { HttpMetrics } from './http-metrics.js';
@@ -25,7 +25,7 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes: number;
   /** How many large or compressed bodies are read at once, and how many objects a body may hold. */
   readonly bodyBounds?: BodyBounds;
-  /** Heavy reads (routes marked `heavyRead`) answered at once, how many may wait, and how many of one wallet's (read-slots.ts). */
+  /** Heavy reads (routes marked `heavyRead`) answered at once, how many may wait, and how many of one wallet's (slots.ts). */
   readonly readBounds?: ReadBounds;
   /**
    * Reverse proxies in front of the service (0: none). The client address is the entry that
@@ -43,7 +43,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const router = new Router({ sensitive: true });
   const bodies = new JsonBodyReader(options.bodyBounds ?? DEFAULT_BODY_BOUNDS);
   const readBounds = options.readBounds ?? DEFAULT_READ_BOUNDS;
-  const reads = new ReadSlots(readBounds);
+  const reads = new Slots(readBounds);
   // Paths without parameters and their methods: `GET /v1/proofs/search` also matches
   // `GET /v1/proofs/{proof_id}`, but the client meant the search, which only takes POST.
   const fixedPaths = new Map<string, string[]>();
@@ -134,9 +134,9 @@ export function createHttpApp(options: HttpAppOptions): Koa {
  * A heavy read runs in one of a few slots, from its query to its serialized answer (most of
  * the work of a page of 200 proofs is on the event loop), so that however many clients read,
  * the submissions keep the cores. Only what is already authenticated, rate limited and read
- * waits for a slot, and wallets take turns (ReadSlots).
+ * waits for a slot, and wallets take turns (Slots).
  */
-function heavyRead(slots: ReadSlots): Koa.Middleware {
+function heavyRead(slots: Slots): Koa.Middleware {
   return async (ctx, next) => {
     const release = await slots.acquire((ctx.state.principal as Principal | undefined)?.wallet ?? `ip:${ctx.ip}`);
     try {

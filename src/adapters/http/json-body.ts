@@ -3,7 +3,7 @@ import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import { BodySlots } from './body-slots.js';
+import { Slots } from './slots.js';
 import { HttpError } from './http-error.js';
 
 declare module 'koa' {
@@ -41,10 +41,10 @@ export const DEFAULT_BODY_BOUNDS: BodyBounds = { largeBodySlots: 2, largeBodyQue
  * here, checked, then parsed once: what a request may cost is known before JSON.parse runs.
  */
 export class JsonBodyReader {
-  readonly slots: BodySlots;
+  readonly slots: Slots;
 
   constructor(private readonly bounds: BodyBounds = DEFAULT_BODY_BOUNDS) {
-    this.slots = new BodySlots(bounds.largeBodySlots, bounds.largeBodyQueue);
+    this.slots = new Slots({ slots: bounds.largeBodySlots, queue: bounds.largeBodyQueue, queuePerWallet: Infinity }, 'large or compressed request bodies');
   }
 
   /** The middleware that reads a route's body: refuses what is not JSON (415), then reads and parses it. */

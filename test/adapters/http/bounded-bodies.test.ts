@@ -2,7 +2,7 @@ import test from 'ava';
 import Koa from 'koa';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { BodySlots } from '../../../src/adapters/http/body-slots.js';
+import { Slots } from '../../../src/adapters/http/slots.js';
 import { errorsToJson } from '../../../src/adapters/http/errors-to-json.js';
 import { listen } from '../../../src/adapters/http/http-server.js';
 import { bodyOf, countValues, JsonBodyReader } from '../../../src/adapters/http/json-body.js';
@@ -21,7 +21,7 @@ test('objects, arrays, strings and numbers are counted; nothing inside a string 
 });
 
 test('slots: holders up to the cap, then a bounded queue in order, then 503 with Retry-After', async (t) => {
-  const slots = new BodySlots(1, 1);
+  const slots = new Slots({ slots: 1, queue: 1, queuePerWallet: Infinity }, 'large or compressed request bodies');
   const first = await slots.acquire();
   let secondIn = false;
   const second = slots.acquire().then((release) => ((secondIn = true), release));

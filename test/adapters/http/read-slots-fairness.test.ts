@@ -1,9 +1,9 @@
 import test from 'ava';
 import { HttpError } from '../../../src/adapters/http/http-error.js';
-import { ReadSlots } from '../../../src/adapters/http/read-slots.js';
+import { Slots } from '../../../src/adapters/http/slots.js';
 
 /** Acquires for `wallet` and records, once granted, the order in which the grants came. */
-function waitFor(slots: ReadSlots, wallet: string, order: string[], label = wallet) {
+function waitFor(slots: Slots, wallet: string, order: string[], label = wallet) {
   return slots.acquire(wallet).then((release) => {
     order.push(label);
     return release;
@@ -11,7 +11,7 @@ function waitFor(slots: ReadSlots, wallet: string, order: string[], label = wall
 }
 
 test('a freed slot goes to the next wallet in turn, not to the wallet with the most requests waiting', async (t) => {
-  const slots = new ReadSlots({ slots: 1, queue: 64, queuePerWallet: 8 });
+  const slots = new Slots({ slots: 1, queue: 64, queuePerWallet: 8 });
   const order: string[] = [];
   const first = await slots.acquire('A');
   // Wallet A queues four reads before wallet B queues one.
@@ -30,7 +30,7 @@ test('a freed slot goes to the next wallet in turn, not to the wallet with the m
 });
 
 test("one wallet may keep only its share of the queue waiting: 429 for it, and another wallet still gets in", async (t) => {
-  const slots = new ReadSlots({ slots: 1, queue: 64, queuePerWallet: 2 });
+  const slots = new Slots({ slots: 1, queue: 64, queuePerWallet: 2 });
   const held = await slots.acquire('A');
   const a = [slots.acquire('A'), slots.acquire('A')];
   const refused = await t.throwsAsync(slots.acquire('A'), { instanceOf: HttpError });
@@ -47,7 +47,7 @@ test("one wallet may keep only its share of the queue waiting: 429 for it, and a
 });
 
 test('past the queue of all wallets together, 503 busy', async (t) => {
-  const slots = new ReadSlots({ slots: 1, queue: 2, queuePerWallet: 8 });
+  const slots = new Slots({ slots: 1, queue: 2, queuePerWallet: 8 });
   const held = await slots.acquire('A');
   const waiting = [slots.acquire('B'), slots.acquire('C')];
   const refused = await t.throwsAsync(slots.acquire('D'), { instanceOf: HttpError });

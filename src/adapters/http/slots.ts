@@ -12,20 +12,26 @@ export interface ReadBounds {
 export const DEFAULT_READ_BOUNDS: ReadBounds = { slots: 1, queue: 64, queuePerWallet: 8 };
 
 /**
- * The slots heavy reads (lists, searches, statistics) run in, shared fairly between wallets:
+ * A counting semaphore with bounded queues, shared fairly between wallets. Large or compressed
+ * bodies are read in one (json-body.ts; one queue for all), the heavy reads (lists, searches,
+ * statistics) run in another (app.ts), with these rules:
  * a freed slot goes to the next wallet in turn, not to the oldest request, so a wallet that
  * keeps many reads waiting delays its own, not everyone's. One wallet may keep at most
  * `queuePerWallet` waiting (429 past it: it is that wallet's rate that is too high) and all
  * wallets together at most `queue` (503: the instance is busy), since each waiting request
  * still holds a connection.
  */
-export class ReadSlots {
+export class Slots {
   private held = 0;
   private waitingCount = 0;
   /** Waiting requests by wallet; a Map keeps the wallets in the order they began waiting. */
   private readonly waiting = new Map<string, (() => void)[]>();
 
-  constructor(readonly bounds: ReadBounds) {}
+  /** `what`: what the slots are for, as the refusals name it ("… are being read at once"). */
+  constructor(
+    readonly bounds: ReadBounds,
+    private readonly what = 'lists, searches and statistics',
+  ) {}
 
   get inUse(): number {
     return this.held;
@@ -35,25 +41,26 @@ export class ReadSlots {
     return this.waitingCount;
   }
 
-  async acquire(wallet: string): Promise<() => void> {
+  /** `wallet`: whose turn the request waits in; one key for all where turns do not matter. */
+  async acquire(wallet = ''): Promise<() => void> {
     if (this.held < this.bounds.slots && this.waitingCount === 0) {
       this.held++;
       return this.releaser();
+    }
+    if (this.waitingCount >= this.bounds.queue) {
+      throw new HttpError(
+        503,
+        `too many ${this.what} are being read at once (${this.bounds.slots} at a time, ${this.bounds.queue} waiting); retry shortly`,
+        { code: 'busy' },
+        { 'Retry-After': '1' },
+      );
     }
     const mine = this.waiting.get(wallet) ?? [];
     if (mine.length >= this.bounds.queuePerWallet) {
       throw new HttpError(
         429,
-        `too many of this wallet's lists, searches and statistics are waiting (${this.bounds.queuePerWallet} at most); retry shortly`,
+        `too many of this wallet's ${this.what} are waiting (${this.bounds.queuePerWallet} at most); retry shortly`,
         { code: 'rate_limited' },
-        { 'Retry-After': '1' },
-      );
-    }
-    if (this.waitingCount >= this.bounds.queue) {
-      throw new HttpError(
-        503,
-        `too many lists, searches and statistics are being read at once (${this.bounds.slots} at a time, ${this.bounds.queue} waiting); retry shortly`,
-        { code: 'busy' },
         { 'Retry-After': '1' },
       );
     }
