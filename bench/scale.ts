@@ -131,7 +131,8 @@ async function migrateTimed(db: Database, listed: typeof migrations, applied: Re
  * timed over the loaded rows (the writers need the others' tables; 010 would rebuild the robot
  * index 014 narrows). SCALE_MIGRATE_FIRST=1 loads a fully migrated database instead, so that
  * every index grows as it does in service rather than being built over the loaded rows at once
- * (a freshly built PostgreSQL index is packed; one grown by inserts is not).
+ * (a freshly built PostgreSQL index is packed; one grown by inserts is not). A database loaded
+ * by an earlier version gets the migrations added since timed over its rows by SCALE_EXISTING=1.
  */
 const beforeLoad = process.env.SCALE_MIGRATE_FIRST === '1' ? migrations : migrations.filter((m) => m.name !== '010_search' && m.name !== '014_narrow_indexes');
 

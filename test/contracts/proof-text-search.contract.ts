@@ -112,4 +112,53 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
     }
     t.is(records.length, 6);
   });
+
+  testFn(`${name}: a topic's pages in time order, four proofs a millisecond, with other filters, by cursor and by offset`, async (t) => {
+    const store = await make();
+    const base = Date.parse('2026-11-20T00:00:00Z');
+    const records: ProofRecord[] = [];
+    for (let i = 0; i < 45; i++) {
+      const topics = i % 9 === 0 ? ['rare', 'common'] : i % 2 ? ['common', 'odd'] : ['common'];
+      const r = aProofRecord(WALLET_A, { seed: i, taskId: `t${i % 3}`, robotId: `r${i % 2}`, topics, createdAt: new Date(base + Math.floor(i / 4)).toISOString() });
+      records.push(r);
+      // Stored out of time order, as clients may send them; another wallet's proofs never show.
+      if (i % 3 === 2) await store.add(aProofRecord(WALLET_B, { seed: 100 + i, topics, createdAt: new Date(base + Math.floor(i / 4)).toISOString() }));
+    }
+    for (const r of [...records].reverse()) await store.add(r);
+    const queries: Array<[Omit<ProofQuery, 'limit' | 'order'>, (r: ProofRecord) => boolean]> = [
+      [{ topic: 'common' }, () => true],
+      [{ topic: 'odd' }, (r) => r.topics.includes('odd')],
+      [{ topic: 'rare' }, (r) => r.topics.includes('rare')],
+      [{ topic: 'common', taskId: 't1' }, (r) => r.taskId === 't1'],
+      [{ topic: 'odd', robotId: 'r1', createdAfterMs: base + 2 }, (r) => r.topics.includes('odd') && r.robotId === 'r1' && r.createdAtMs >= base + 2],
+      [{ topic: 'rare', createdAfterMs: base + 1, createdBeforeMs: base + 9 }, (r) => r.topics.includes('rare') && r.createdAtMs >= base + 1 && r.createdAtMs < base + 9],
+      [{ topic: 'absent' }, () => false],
+    ];
+    for (const [q, matches] of queries) {
+      for (const order of ['asc', 'desc'] as const) {
+        const label = `${JSON.stringify(q)} ${order}`;
+        const expected = records
+          .filter(matches)
+          .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.proofId < b.proofId ? -1 : 1))
+          .map((r) => r.proofId);
+        if (order === 'desc') expected.reverse();
+        t.deepEqual((await store.search(WALLET_A, { ...q, order, limit: 50 })).items.map((i) => i.proofId), expected, label);
+        for (const limit of [1, 3]) {
+          const paged: string[] = [];
+          let after = undefined as ProofQuery['after'];
+          do {
+            const page = await store.search(WALLET_A, { ...q, order, limit, ...(after ? { after } : {}) });
+            paged.push(...page.items.map((i) => i.proofId));
+            after = page.next ?? undefined;
+          } while (after && paged.length <= expected.length);
+          t.deepEqual(paged, expected, `cursor of ${limit}, ${label}`);
+        }
+        for (const offset of [1, 4, 7, 13, expected.length - 1, expected.length]) {
+          const page = await store.search(WALLET_A, { ...q, order, limit: 3, offset });
+          t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 3), `offset ${offset}, ${label}`);
+        }
+        t.is(await store.count(WALLET_A, { ...q, order, limit: 1 }, 100), expected.length, `count, ${label}`);
+      }
+    }
+  });
 }

@@ -14,19 +14,23 @@ const TOPIC_ROWS_PER_INSERT = 500;
 export class KnexProofWriter implements ProofWriter {
   private readonly walletKeys: WalletKeys;
 
-  constructor(private readonly knex: Knex) {
+  /** `layout: 'before-015'`: topic rows without created_at_ms, as the schema had them before 015_topic_times. */
+  constructor(
+    private readonly knex: Knex,
+    private readonly layout: 'latest' | 'before-015' = 'latest',
+  ) {
     this.walletKeys = new WalletKeys(knexWalletLookup(knex));
   }
 
   async write(batch: readonly PendingRow[]): Promise<RowOutcome[]> {
     // Before the transaction: a key remembered from a transaction that then rolled back would not exist.
     const keys = await this.walletKeys.of(batch.map((p) => p.row.wallet));
-    return this.knex.transaction((trx) => insertBatch(trx, batch, keys));
+    return this.knex.transaction((trx) => insertBatch(trx, batch, keys, this.layout));
   }
 }
 
 /** Inserts what is new, reads what already existed; outcomes come back in `batch` order. */
-async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>): Promise<RowOutcome[]> {
+async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>, layout: 'latest' | 'before-015'): Promise<RowOutcome[]> {
   const unique = firstOfEachProof(batch);
   const inserted: Array<{ id: number | string; wallet: string; proof_id: string }> = await trx('proofs')
     .insert(unique.map((p) => ({ ...p.row, wallet_id: WalletKeys.get(walletKeys, p.row.wallet) })))
@@ -38,7 +42,8 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], 
   const topicRows = unique.flatMap((p) => {
     const id = newIds.get(proofKey(p.row));
     const walletId = WalletKeys.get(walletKeys, p.row.wallet);
-    return id === undefined ? [] : p.topics.map((topic) => ({ proof_pk: id, wallet_id: walletId, topic }));
+    if (id === undefined) return [];
+    return p.topics.map((topic) => (layout === 'latest' ? { proof_pk: id, wallet_id: walletId, created_at_ms: p.row.created_at_ms, topic } : { proof_pk: id, wallet_id: walletId, topic }));
   });
   for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
     await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));

@@ -35,7 +35,11 @@ export class KnexProofSearch {
     // One row beyond the page tells whether another page exists, without a COUNT.
     const want = q.limit + 1;
     const sparse = (q.topic !== undefined || (q.text !== undefined && indexable(q.text))) && sort !== 'robot_id';
-    const rows = sparse ? await this.probedPage(key, q, sort, direction, want) : await this.page(key, q, sort, direction, want);
+    const rows = byTopicAlone(q, sort)
+      ? await this.topicPage(key, q, direction, q.offset ?? 0, want)
+      : sparse
+        ? await this.probedPage(key, q, sort, direction, want)
+        : await this.page(key, q, sort, direction, want);
     const page = rows.slice(0, q.limit).map(toSummary);
     const last = page[page.length - 1];
     return { items: page, next: rows.length > q.limit && last ? cursorAt(last, sort) : null };
@@ -119,6 +123,10 @@ export class KnexProofSearch {
       const bound = 'topic' in hits ? probe * WIDEN : Math.floor(probe * this.textHitsPerProbe);
       if (bound > 0 && (await this.countHits(key, hits, bound)) < bound) break;
     }
+    if ('topic' in hits && sort === 'created_at') {
+      const kept = found.slice(skip);
+      return [...kept, ...(await this.topicPage(key, q, direction, Math.max(0, skip - found.length), want - kept.length, end))];
+    }
     const rest = this.filtered(key, q, this.fromHits(key, hits)).select([...SUMMARY_COLUMNS]);
     rest.whereRaw(`${position} ${past} ${marks}`, end).orderByRaw(segment!.orderBy);
     // What the offset still skips is skipped in the last step's own order.
@@ -126,6 +134,53 @@ export class KnexProofSearch {
     rest.limit(want - kept.length);
     if (skip > found.length) rest.offset(skip - found.length);
     return [...kept, ...((await rest) as SummaryRow[])];
+  }
+
+  /**
+   * A page of proofs with a topic in time order, read from the topic index in that order
+   * (wallet_id, topic, created_at_ms, proof_pk; 015_topic_times), a chunk at a time: the time
+   * of the chunk's last entry is read from the index alone, then the proofs of the chunk's
+   * range of times, ties at its edge included, are looked up, filtered and sorted by
+   * (created_at_ms, proof_id). Each chunk is WIDEN times the one before, from the page's size,
+   * so a topic whose proofs all pass the other filters costs a page's lookups, and one whose
+   * proofs rarely do costs at most a few times the topic's proofs. `end`: a position the page
+   * starts past (the slices probedPage tested), as the cursor is.
+   */
+  private async topicPage(key: number, q: ProofQuery, direction: 'asc' | 'desc', skip: number, want: number, end?: readonly Knex.Value[]): Promise<SummaryRow[]> {
+    const { topic, ...others } = q;
+    const [segment] = this.order.segments('created_at', direction, q.after);
+    const desc = direction === 'desc';
+    const start = end ?? (q.after ? [q.after.createdAtMs, q.after.proofId] : undefined);
+    // The nearest time still to read in the page's order, and whether it is itself still to read.
+    let near = start === undefined ? undefined : { ms: Number(start[0]), inclusive: true };
+    const range = (query: Knex.QueryBuilder): Knex.QueryBuilder => {
+      query.where('proof_topics.wallet_id', key).where('proof_topics.topic', topic!);
+      if (q.createdAfterMs !== undefined) query.where('proof_topics.created_at_ms', '>=', q.createdAfterMs);
+      if (q.createdBeforeMs !== undefined) query.where('proof_topics.created_at_ms', '<', q.createdBeforeMs);
+      if (near) query.where('proof_topics.created_at_ms', `${desc ? '<' : '>'}${near.inclusive ? '=' : ''}`, near.ms);
+      return query;
+    };
+    const found: SummaryRow[] = [];
+    for (let chunk = skip + want; ; chunk *= WIDEN) {
+      const edge = (await range(this.knex('proof_topics').select('created_at_ms'))
+        .orderBy([
+          { column: 'created_at_ms', order: direction },
+          { column: 'proof_pk', order: direction },
+        ])
+        .offset(chunk - 1)
+        .limit(1)) as Array<{ created_at_ms: number | string }>;
+      const far = edge[0] === undefined ? undefined : Number(edge[0].created_at_ms);
+      const hits = range(this.knex('proof_topics').select('proof_pk as pk'));
+      if (far !== undefined) hits.where('proof_topics.created_at_ms', desc ? '>=' : '<=', far);
+      // PostgreSQL reads the chunk's hits once (OFFSET 0 keeps the subquery apart); SQLite's CROSS JOIN keeps them outer.
+      const chunkHits = this.postgres ? this.knex.raw('(? offset 0) as hit', [hits]) : hits.as('hit');
+      const rows = this.filtered(key, others, this.knex.from(chunkHits).joinRaw(`${this.postgres ? 'join' : 'cross join'} proofs on proofs.id = hit.pk`)).select([...SUMMARY_COLUMNS]);
+      segment!.where?.(rows);
+      if (end) rows.whereRaw(`(created_at_ms, ${this.order.proofIdKey}) ${desc ? '<' : '>'} (?, ?)`, [...end]);
+      found.push(...((await rows.orderByRaw(segment!.orderBy).limit(skip + want - found.length)) as SummaryRow[]));
+      if (far === undefined || found.length >= skip + want) return found.slice(skip);
+      near = { ms: far, inclusive: false };
+    }
   }
 
   /** How many of the wallet's proofs the topic or trigram index names, counted no further than `upTo`, by the index. */
@@ -207,12 +262,15 @@ export class KnexProofSearch {
     if (q.topic !== undefined && how.inOrder && this.postgres) {
       // Tested proof by proof in the list's order: OFFSET 0 keeps PostgreSQL from turning the
       // test into a join that reads every proof of the topic when it misjudges a slice's size.
-      query.whereRaw('exists (select 1 from proof_topics where proof_topics.proof_pk = proofs.id and proof_topics.wallet_id = proofs.wallet_id and proof_topics.topic = ? offset 0)', [q.topic]);
+      query.whereRaw(
+        'exists (select 1 from proof_topics where proof_topics.wallet_id = proofs.wallet_id and proof_topics.topic = ? and proof_topics.created_at_ms = proofs.created_at_ms and proof_topics.proof_pk = proofs.id offset 0)',
+        [q.topic],
+      );
     } else if (q.topic !== undefined) {
       query.whereExists(
         this.knex('proof_topics')
           .select(this.knex.raw('1'))
-          .whereRaw('proof_topics.proof_pk = proofs.id and proof_topics.wallet_id = proofs.wallet_id')
+          .whereRaw('proof_topics.proof_pk = proofs.id and proof_topics.wallet_id = proofs.wallet_id and proof_topics.created_at_ms = proofs.created_at_ms')
           .where('proof_topics.topic', q.topic),
       );
     }
@@ -246,6 +304,14 @@ const RATE_HITS = 8;
 
 /** Hits of a needle per proof of the slice just tested below which the rest of a page is read from the trigram index. */
 const TEXT_HITS_PER_PROBE = 0.25;
+
+/**
+ * A search by topic in time order with no filter but times: the topic index, read in that
+ * order (topicPage), is the page itself, however common or rare the topic.
+ */
+function byTopicAlone(q: ProofQuery, sort: ProofSortField): boolean {
+  return sort === 'created_at' && q.topic !== undefined && [q.taskId, q.robotId, q.runId, q.signerPublicKeyB64, q.text].every((v) => v === undefined);
+}
 
 /** A trigram index can serve a needle of three characters or more. */
 function indexable(text: string): boolean {

@@ -47,8 +47,8 @@ const BATCH_CTES = `with input as (
   on conflict (wallet_id, proof_id) do nothing
   returning id, wallet_id, wallet, proof_id, received_at_ms, created_at_ms, task_id, robot_id, score
 ), inserted_topics as (
-  insert into proof_topics (proof_pk, wallet_id, topic)
-  select inserted.id, inserted.wallet_id, t.topic
+  insert into proof_topics (proof_pk, wallet_id, created_at_ms, topic)
+  select inserted.id, inserted.wallet_id, inserted.created_at_ms, t.topic
   from inserted join unnest(${topicArrays}) as t(wallet, proof_id, topic)
     on t.wallet = inserted.wallet and t.proof_id = inserted.proof_id
 ), counted_devices as (
@@ -93,8 +93,8 @@ union all select null, proof_id, leaf_index from log_leaves where proof_id in (s
 export const SEQUENCE_LOCK_SQL = `begin; select pg_advisory_xact_lock(hashtext('proof-registry:log_leaves:' || current_schema()))`;
 
 /** The statement's name on each connection: pg prepares a named statement once per connection. */
-const STATEMENT_NAME = 'proof_registry_insert_batch_v3';
-const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v2';
+const STATEMENT_NAME = 'proof_registry_insert_batch_v4';
+const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v3';
 
 interface BatchRow {
   readonly wallet: string | null;

@@ -40,7 +40,7 @@ export const walletKeysSql = (count: number): string => `select id, address from
  * the writer counts the longer ones itself (countedHere), so the rule stays in one place.
  */
 export const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_and_devices after insert on main.proofs begin
-  insert into main.proof_topics (proof_pk, wallet_id, topic) select distinct new.id, new.wallet_id, value from json_each(new.topics);
+  insert into main.proof_topics (proof_pk, wallet_id, created_at_ms, topic) select distinct new.id, new.wallet_id, new.created_at_ms, value from json_each(new.topics);
   insert into main.devices (${DEVICE_UPSERT_COLUMNS})
     select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
     where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0
