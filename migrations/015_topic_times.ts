@@ -23,7 +23,7 @@ import type { Knex } from 'knex';
  * The key still refuses a topic twice for one proof: the proof fixes wallet_id and
  * created_at_ms. Instances of an earlier version cannot write after this migration (their
  * topic rows lack the column and are refused, with the proof they came with): stop them first
- * (docs/operations.md, "Upgrading").
+ * (docs/storage.md, "Migrations").
  */
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.dialect === 'postgresql') {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
+import type { ProofCursor, ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './proof-rows.js';
 import { cursorAt, ProofSearchOrder } from './proof-search-order.js';
 
@@ -125,7 +125,8 @@ export class KnexProofSearch {
     }
     if ('topic' in hits && sort === 'created_at') {
       const kept = found.slice(skip);
-      return [...kept, ...(await this.topicPage(key, q, direction, Math.max(0, skip - found.length), want - kept.length, end))];
+      const from = { createdAtMs: Number(end![0]), proofId: String(end![1]) };
+      return [...kept, ...(await this.topicPage(key, q, direction, Math.max(0, skip - found.length), want - kept.length, from))];
     }
     const rest = this.filtered(key, q, this.fromHits(key, hits)).select([...SUMMARY_COLUMNS]);
     rest.whereRaw(`${position} ${past} ${marks}`, end).orderByRaw(segment!.orderBy);
@@ -143,16 +144,15 @@ export class KnexProofSearch {
    * range of times, ties at its edge included, are looked up, filtered and sorted by
    * (created_at_ms, proof_id). Each chunk is WIDEN times the one before, from the page's size,
    * so a topic whose proofs all pass the other filters costs a page's lookups, and one whose
-   * proofs rarely do costs at most a few times the topic's proofs. `end`: a position the page
-   * starts past (the slices probedPage tested), as the cursor is.
+   * proofs rarely do costs at most a few times the topic's proofs. `from`: the position the
+   * page starts past, when it is beyond the query's cursor (the slices probedPage tested).
    */
-  private async topicPage(key: number, q: ProofQuery, direction: 'asc' | 'desc', skip: number, want: number, end?: readonly Knex.Value[]): Promise<SummaryRow[]> {
+  private async topicPage(key: number, q: ProofQuery, direction: 'asc' | 'desc', skip: number, want: number, from: ProofCursor | undefined = q.after): Promise<SummaryRow[]> {
     const { topic, ...others } = q;
-    const [segment] = this.order.segments('created_at', direction, q.after);
+    const [segment] = this.order.segments('created_at', direction, from);
     const desc = direction === 'desc';
-    const start = end ?? (q.after ? [q.after.createdAtMs, q.after.proofId] : undefined);
     // The nearest time still to read in the page's order, and whether it is itself still to read.
-    let near = start === undefined ? undefined : { ms: Number(start[0]), inclusive: true };
+    let near = from === undefined ? undefined : { ms: from.createdAtMs, inclusive: true };
     const range = (query: Knex.QueryBuilder): Knex.QueryBuilder => {
       query.where('proof_topics.wallet_id', key).where('proof_topics.topic', topic!);
       if (q.createdAfterMs !== undefined) query.where('proof_topics.created_at_ms', '>=', q.createdAfterMs);
@@ -176,7 +176,6 @@ export class KnexProofSearch {
       const chunkHits = this.postgres ? this.knex.raw('(? offset 0) as hit', [hits]) : hits.as('hit');
       const rows = this.filtered(key, others, this.knex.from(chunkHits).joinRaw(`${this.postgres ? 'join' : 'cross join'} proofs on proofs.id = hit.pk`)).select([...SUMMARY_COLUMNS]);
       segment!.where?.(rows);
-      if (end) rows.whereRaw(`(created_at_ms, ${this.order.proofIdKey}) ${desc ? '<' : '>'} (?, ?)`, [...end]);
       found.push(...((await rows.orderByRaw(segment!.orderBy).limit(skip + want - found.length)) as SummaryRow[]));
       if (far === undefined || found.length >= skip + want) return found.slice(skip);
       near = { ms: far, inclusive: false };
