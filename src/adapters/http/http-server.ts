@@ -21,6 +21,11 @@ export interface RunningServer {
  * may already have sent its next request on one (it is on the wire, not yet read), and closing
  * the connection under it would lose that request; a connection in use is told to close with
  * its next answer instead, so after this long only really idle ones are left.
+ *
+ * Even then a connection is closed only when it has stayed idle, with no byte read, for two
+ * turns of the event loop: a client that had its last answer when the connection was seen idle
+ * has written its next request by the following turn's I/O (a client in this process included,
+ * however late the loop runs), and the server has read it by the turn after that.
  */
 export const IDLE_DRAIN_MS = 1_000;
 
@@ -75,7 +80,19 @@ export async function listen(
   // client ends it cleanly after its answer and opens no further request on it. That holds
   // for answers to requests that came before the stop but are written after it, too.
   const unanswered = new Set<ServerResponse>();
-  server.on('request', (_req, res: ServerResponse) => {
+  // Requests each open connection has in the app; a connection with none is idle.
+  const requests = new Map<net.Socket, number>();
+  const count = (socket: net.Socket, by: number) => {
+    const n = requests.get(socket);
+    if (n !== undefined) requests.set(socket, n + by);
+  };
+  server.on('connection', (socket: net.Socket) => {
+    requests.set(socket, 0);
+    socket.once('close', () => requests.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    count(req.socket, 1);
+    res.once('close', () => count(req.socket, -1));
     if (closing) {
       res.shouldKeepAlive = false;
       return;
@@ -83,6 +100,8 @@ export async function listen(
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
   });
+  /** Idle connections, with the bytes read on each so far. */
+  const idleNow = () => new Map([...requests].filter(([, requests]) => requests === 0).map(([socket]) => [socket, socket.bytesRead]));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of connections,
@@ -102,14 +121,20 @@ export async function listen(
         for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
         unanswered.clear();
         const cut = timers.setTimeout(() => server.closeAllConnections(), graceMs);
-        // A connection counts as idle until its next request has been read. Closing idle ones
-        // from the check phase, right after the event loop's poll phase, reads a request that
-        // has already arrived first, even when the loop ran late and the timer is overdue.
-        const closeIdle = () => setImmediate(() => server.closeIdleConnections());
+        // A round notes the idle connections in the check phase, right after the event loop's
+        // poll phase, and two turns later closes those still idle with no byte read since.
+        const round = () =>
+          setImmediate(() => {
+            const seen = idleNow();
+            afterTurns(2, () => {
+              const still = idleNow();
+              for (const [socket, bytes] of seen) if (still.get(socket) === bytes) socket.destroy();
+            });
+          });
         const drain = timers.setTimeout(() => {
-          closeIdle();
+          round();
           // Connections that finish a request later and then sit idle are closed as they do.
-          idle = timers.setInterval(closeIdle, 100);
+          idle = timers.setInterval(round, 100);
         }, Math.min(IDLE_DRAIN_MS, graceMs));
         let idle: unknown;
         // Stop accepting now. net.Server's close, not http.Server's: since Node 19 the latter
@@ -122,6 +147,11 @@ export async function listen(
         });
       }),
   };
+}
+
+/** Runs `fn` in the check phase `turns` turns of the event loop from this one's. */
+function afterTurns(turns: number, fn: () => void): void {
+  setImmediate(() => (turns > 1 ? afterTurns(turns - 1, fn) : fn()));
 }
 
 /** Pending connections the kernel may queue before they are accepted. */

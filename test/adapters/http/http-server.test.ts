@@ -1,5 +1,6 @@
 import test from 'ava';
 import Koa from 'koa';
+import { stat } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { IDLE_DRAIN_MS, listen, type StopTimers } from '../../../src/adapters/http/http-server.js';
 
@@ -118,6 +119,51 @@ test.serial('a request sent on an idle connection is answered even when the idle
   const text = await answer;
   t.regex(text, /^HTTP\/1\.1 200/);
   t.regex(text, /\/second$/);
+  t.regex(text, /\r\nconnection: close\r\n/i);
+  await closing;
+});
+
+test.serial('a request a client sends in the same turn of the event loop as the idle drain, after reading its answer, is answered', async (t) => {
+  const timers = manualTimers();
+  const server = await listen(app().koa, 0, '127.0.0.1', timers);
+  const connection = await rawConnection(server.url);
+  t.teardown(() => connection.socket.destroy());
+  t.regex(await connection.send('/first'), /\r\nconnection: keep-alive\r\n/i);
+  const closing = server.close();
+  await turns();
+  // A client reads answers and writes its next request from I/O callbacks (the poll phase). When
+  // the drain is due in that same turn, the request is on the wire, unread, when the drain's
+  // check-phase work runs: the connection looks idle then, and must not be closed for it.
+  const answer = await new Promise<Promise<string>>((resolve) =>
+    stat('.', () => {
+      timers.fire(IDLE_DRAIN_MS);
+      resolve(connection.send('/second'));
+    }),
+  );
+  const text = await answer;
+  t.regex(text, /^HTTP\/1\.1 200/);
+  t.regex(text, /\/second$/);
+  t.regex(text, /\r\nconnection: close\r\n/i);
+  await closing;
+});
+
+test.serial('a request a client sends as soon as it reads an answer that went out in the turn of the idle drain is answered', async (t) => {
+  const timers = manualTimers();
+  const koa = new Koa();
+  let closing: Promise<void> | undefined;
+  koa.use((ctx) => {
+    // The stop, and the drain with it, come in the turn this answer is written, after it: the
+    // connection is idle when the drain looks, and the client reads the answer only next turn.
+    if (ctx.path === '/last') ctx.res.once('close', () => ((closing = server.close()), timers.fire(IDLE_DRAIN_MS)));
+    ctx.body = ctx.path;
+  });
+  const server = await listen(koa, 0, '127.0.0.1', timers);
+  const connection = await rawConnection(server.url);
+  t.teardown(() => connection.socket.destroy());
+  t.regex(await connection.send('/last'), /\r\nconnection: keep-alive\r\n/i);
+  const text = await connection.send('/next');
+  t.regex(text, /^HTTP\/1\.1 200/);
+  t.regex(text, /\/next$/);
   t.regex(text, /\r\nconnection: close\r\n/i);
   await closing;
 });
