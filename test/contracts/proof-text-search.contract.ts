@@ -161,4 +161,59 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
       }
     }
   });
+
+  testFn(`${name}: text pages when proofs are stored out of time order among another wallet's matches, by cursor and by offset`, async (t) => {
+    const store = await make();
+    const base = Date.parse('2026-11-20T00:00:00Z');
+    const records: ProofRecord[] = [];
+    const site = new Map<string, string>();
+    // Proofs next to each other in time are stored far apart (the i-th stored is 7i mod 60-th
+    // in time), two a millisecond, each followed by another wallet's proof holding the needle.
+    for (let i = 0; i < 60; i++) {
+      const nth = (i * 7) % 60;
+      const name = nth % 3 === 0 ? `Lyon-${nth}` : nth % 5 === 0 ? 'lyo' : `paris-${nth}`;
+      const r = aProofRecord(WALLET_A, { seed: i, taskId: `t${nth % 2}`, robotId: `r${nth % 4}`, meta: { site: name }, createdAt: new Date(base + Math.floor(nth / 2)).toISOString() });
+      records.push(r);
+      site.set(r.proofId, name.toLowerCase());
+      await store.add(r);
+      await store.add(aProofRecord(WALLET_B, { seed: 100 + i, meta: { site: 'lyon' }, createdAt: new Date(base + Math.floor(nth / 2)).toISOString() }));
+    }
+    const holds = (needle: string) => (r: ProofRecord) => site.get(r.proofId)!.includes(needle);
+    const queries: Array<[Omit<ProofQuery, 'limit' | 'order'>, (r: ProofRecord) => boolean]> = [
+      [{ text: 'lyon' }, holds('lyon')],
+      [{ text: 'LYO' }, holds('lyo')],
+      [{ text: 'paris' }, holds('paris')],
+      [{ text: 'ly' }, holds('ly')],
+      [{ text: 'lyon', taskId: 't0' }, (r) => holds('lyon')(r) && r.taskId === 't0'],
+      [{ text: 'lyo', robotId: 'r1', createdAfterMs: base + 4 }, (r) => holds('lyo')(r) && r.robotId === 'r1' && r.createdAtMs >= base + 4],
+      [{ text: 'paris', createdAfterMs: base + 3, createdBeforeMs: base + 25 }, (r) => holds('paris')(r) && r.createdAtMs >= base + 3 && r.createdAtMs < base + 25],
+      [{ text: 'absent' }, () => false],
+    ];
+    for (const [q, matches] of queries) {
+      for (const order of ['asc', 'desc'] as const) {
+        const label = `${JSON.stringify(q)} ${order}`;
+        const expected = records
+          .filter(matches)
+          .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.proofId < b.proofId ? -1 : 1))
+          .map((r) => r.proofId);
+        if (order === 'desc') expected.reverse();
+        t.deepEqual((await store.search(WALLET_A, { ...q, order, limit: 100 })).items.map((i) => i.proofId), expected, label);
+        for (const limit of [1, 4]) {
+          const paged: string[] = [];
+          let after = undefined as ProofQuery['after'];
+          do {
+            const page = await store.search(WALLET_A, { ...q, order, limit, ...(after ? { after } : {}) });
+            paged.push(...page.items.map((i) => i.proofId));
+            after = page.next ?? undefined;
+          } while (after && paged.length <= expected.length);
+          t.deepEqual(paged, expected, `cursor of ${limit}, ${label}`);
+        }
+        for (const offset of [1, 5, 11, expected.length - 1, expected.length]) {
+          const page = await store.search(WALLET_A, { ...q, order, limit: 3, offset });
+          t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 3), `offset ${offset}, ${label}`);
+        }
+        t.is(await store.count(WALLET_A, { ...q, order, limit: 1 }, 100), expected.length, `count, ${label}`);
+      }
+    }
+  });
 }

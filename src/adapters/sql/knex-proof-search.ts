@@ -107,7 +107,12 @@ export class KnexProofSearch {
       segment!.where?.(boundaryQuery);
       if (end) boundaryQuery.whereRaw(`${position} ${past} ${marks}`, end);
       const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
-      const slice = this.filtered(key, q, undefined, { inOrder: true }).select([...SUMMARY_COLUMNS]);
+      // On SQLite the slices after the first take a needle's matches from the trigram index's
+      // hits among the slice's range of keys, so that the proofs without it are never read.
+      // (The first is read in order and stops at the page: a needle common in the newest
+      // proofs costs a page of reads, not every hit in the range.)
+      const hitRange = !this.postgres && 'text' in hits && probe > this.textProbe ? await this.keyRange(this.filtered(key, others), segment!, end && { past: `${position} ${past} ${marks}`, end }, probe) : undefined;
+      const slice = this.filtered(key, q, undefined, { inOrder: true, hitRange }).select([...SUMMARY_COLUMNS]);
       segment!.where?.(slice);
       if (end) slice.whereRaw(`${position} ${past} ${marks}`, end);
       if (boundary) slice.whereRaw(`${position} ${through} ${marks}`, columns.map((c) => boundary[c.name] as Knex.Value));
@@ -135,6 +140,26 @@ export class KnexProofSearch {
     rest.limit(want - kept.length);
     if (skip > found.length) rest.offset(skip - found.length);
     return [...kept, ...((await rest) as SummaryRow[])];
+  }
+
+  /**
+   * The range of keys (`proofs.id`, the trigram index's rowid) of the slice's proofs, the
+   * next `probe` of the list past `from`; undefined when the range is so much wider than the
+   * slice (proofs stored far out of the list's order) that the index could name more hits in
+   * it than reading the slice's proofs would cost.
+   */
+  private async keyRange(
+    list: Knex.QueryBuilder,
+    segment: { where?(query: Knex.QueryBuilder): void; orderBy: string },
+    from: { past: string; end: Knex.Value[] } | undefined,
+    probe: number,
+  ): Promise<readonly [number, number] | undefined> {
+    segment.where?.(list);
+    if (from) list.whereRaw(from.past, from.end);
+    const ids = list.select('proofs.id as id').orderByRaw(segment.orderBy).limit(probe);
+    const [row] = (await this.knex.from(ids.as('slice')).select(this.knex.raw('min(id) as lo, max(id) as hi, count(*) as n'))) as Array<{ lo: number | null; hi: number | null; n: number }>;
+    if (row?.lo == null || row.hi == null) return undefined;
+    return row.hi - row.lo + 1 <= Math.max(row.n, 1) * KEY_SPAN_PER_PROOF ? [row.lo, row.hi] : undefined;
   }
 
   /**
@@ -250,7 +275,12 @@ export class KnexProofSearch {
   }
 
   /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
-  private filtered(key: number, q: Omit<ProofQuery, 'text'> & { readonly text?: string }, from: Knex.QueryBuilder = this.knex('proofs'), how: { readonly inOrder?: boolean } = {}): Knex.QueryBuilder {
+  private filtered(
+    key: number,
+    q: Omit<ProofQuery, 'text'> & { readonly text?: string },
+    from: Knex.QueryBuilder = this.knex('proofs'),
+    how: { readonly inOrder?: boolean; readonly hitRange?: readonly [number, number] } = {},
+  ): Knex.QueryBuilder {
     const query = from.where('proofs.wallet_id', key);
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
     if (q.robotId !== undefined) query.where('robot_id', q.robotId);
@@ -273,7 +303,10 @@ export class KnexProofSearch {
           .where('proof_topics.topic', q.topic),
       );
     }
-    if (q.text !== undefined) this.whereText(query, q.text, how.inOrder);
+    if (q.text !== undefined && how.hitRange !== undefined && indexable(q.text)) {
+      // The phrase is the substring rule itself on SQLite (see count), so the hits are the matches.
+      query.whereRaw('proofs.id in (select rowid from proofs_fts where proofs_fts match ? and rowid between ? and ?)', [ftsPhrase(q.text), ...how.hitRange]);
+    } else if (q.text !== undefined) this.whereText(query, q.text, how.inOrder);
     return query;
   }
 
@@ -297,6 +330,13 @@ const TEXT_PROBE = 2_000;
 
 /** How much longer each slice of the list a text or topic search tests is than the one before. */
 const WIDEN = 4;
+
+/**
+ * How many keys the range of a slice's proofs may span per proof for its matches to be read
+ * from the trigram index's hits in that range (keyRange): a hit costs a fraction of a proof
+ * read, so a range this much wider than the slice still costs less than reading the slice.
+ */
+const KEY_SPAN_PER_PROOF = 16;
 
 /** Matches in a slice from which its rate is trusted to tell that the next slice fills the page. */
 const RATE_HITS = 8;
