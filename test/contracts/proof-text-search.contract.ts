@@ -188,13 +188,21 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
       [{ text: 'lyo', robotId: 'r1', createdAfterMs: base + 4 }, (r) => holds('lyo')(r) && r.robotId === 'r1' && r.createdAtMs >= base + 4],
       [{ text: 'paris', createdAfterMs: base + 3, createdBeforeMs: base + 25 }, (r) => holds('paris')(r) && r.createdAtMs >= base + 3 && r.createdAtMs < base + 25],
       [{ text: 'absent' }, () => false],
+      [{ text: 'lyon', sort: 'task_id' }, holds('lyon')],
+      [{ text: 'paris', sort: 'payload_hash', createdAfterMs: base + 2 }, (r) => holds('paris')(r) && r.createdAtMs >= base + 2],
     ];
+    const byTime = (a: ProofRecord, b: ProofRecord) => a.createdAtMs - b.createdAtMs || (a.proofId < b.proofId ? -1 : 1);
+    const orders = {
+      created_at: byTime,
+      task_id: (a: ProofRecord, b: ProofRecord) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : byTime(a, b)),
+      payload_hash: (a: ProofRecord, b: ProofRecord) => (a.proofId < b.proofId ? -1 : 1),
+    };
     for (const [q, matches] of queries) {
       for (const order of ['asc', 'desc'] as const) {
         const label = `${JSON.stringify(q)} ${order}`;
         const expected = records
           .filter(matches)
-          .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.proofId < b.proofId ? -1 : 1))
+          .sort(orders[(q.sort ?? 'created_at') as keyof typeof orders])
           .map((r) => r.proofId);
         if (order === 'desc') expected.reverse();
         t.deepEqual((await store.search(WALLET_A, { ...q, order, limit: 100 })).items.map((i) => i.proofId), expected, label);
