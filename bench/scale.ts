@@ -54,7 +54,7 @@ import { ScaleLoader } from './scale-load.js';
  * route (default 100, after 10 warm-up ones). SCALE_RATE_S: seconds per submission slice.
  * SCALE_ROUTES: a regular expression; only the routes whose label it finds are measured, and
  * the submission rates are not (to compare a few routes before and after a change).
- * SCALE_MIGRATE_FIRST=1: load into a fully migrated database (see beforeLoad).
+ * SCALE_DEFER, SCALE_REMIGRATE: which migrations are timed over the loaded rows (see beforeLoad).
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
 const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
@@ -127,14 +127,44 @@ async function migrateTimed(db: Database, listed: typeof migrations, applied: Re
 }
 
 /**
- * The migrations a database is loaded at: all but 010_search and 014_narrow_indexes, which are
- * timed over the loaded rows (the writers need the others' tables; 010 would rebuild the robot
- * index 014 narrows). SCALE_MIGRATE_FIRST=1 loads a fully migrated database instead, so that
- * every index grows as it does in service rather than being built over the loaded rows at once
- * (a freshly built PostgreSQL index is packed; one grown by inserts is not). A database loaded
- * by an earlier version gets the migrations added since timed over its rows by SCALE_EXISTING=1.
+ * The migrations a database is loaded at, and those timed over the loaded rows. The load
+ * starts from a fully migrated schema, as a database grows in service: every index grows by
+ * inserts (on PostgreSQL a grown B-tree is about half full, a freshly built one 90%; see
+ * docs/storage.md, "Size on disk"). Then the migrations of SCALE_REMIGRATE (by default the
+ * newest) are rolled back, newest first, and applied again over the loaded rows, each way
+ * timed. SCALE_DEFER=010_search,… applies the migrations it names after the load instead,
+ * timed (the text index built in one go over the rows, which also loads faster); only a
+ * migration that no later one builds on can wait, since one applied out of order over a
+ * schema its successors changed fails (014_narrow_indexes after 015_topic_times does).
  */
-const beforeLoad = process.env.SCALE_MIGRATE_FIRST === '1' ? migrations : migrations.filter((m) => m.name !== '010_search' && m.name !== '014_narrow_indexes');
+const DEFER = (process.env.SCALE_DEFER ?? '').split(',').filter(Boolean);
+const beforeLoad = migrations.filter((m) => !DEFER.includes(m.name));
+const REMIGRATE = (process.env.SCALE_REMIGRATE ?? (process.env.SCALE_EXISTING === '1' ? '' : migrations[migrations.length - 1]!.name)).split(',').filter(Boolean);
+
+/** Rolls back the named migrations, newest first, then applies them again in list order, timing each step. */
+async function remigrateTimed(db: Database, names: readonly string[]): Promise<Record<string, { down: number; up: number }>> {
+  const config = {
+    migrationSource: {
+      getMigrations: async () => [...migrations],
+      getMigrationName: (m: (typeof migrations)[number]) => m.name,
+      getMigration: async (m: (typeof migrations)[number]) => m.migration,
+    },
+    ...(db.schema !== undefined && { schemaName: db.schema }),
+  };
+  const listed = migrations.filter((m) => names.includes(m.name)).map((m) => m.name);
+  const times: Record<string, { down: number; up: number }> = {};
+  for (const name of [...listed].reverse()) {
+    const start = performance.now();
+    await db.knex.migrate.down({ ...config, name });
+    times[name] = { down: Math.round(performance.now() - start), up: 0 };
+  }
+  for (const name of listed) {
+    const start = performance.now();
+    await db.knex.migrate.up({ ...config, name });
+    times[name]!.up = Math.round(performance.now() - start);
+  }
+  return times;
+}
 
 interface Latency {
   readonly p50: number;
@@ -347,7 +377,7 @@ async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader): Pr
       console.log(
         `\n# ${dialect}, ${size.toLocaleString('en')} proofs\n\nloaded ${(size - loaded).toLocaleString('en')} proofs through the ${dialect} batch writer in ${seconds} s ` +
           `(${Math.round((size - loaded) / Math.max(1, seconds)).toLocaleString('en')}/s, made on ${loader.threads} threads; ${cpuSeconds} CPU s in this process, ${writeSeconds} s waiting for the writer); ` +
-          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof on disk${run.migrated ? ' (and the proofs the rate measurement sent)' : process.env.SCALE_MIGRATE_FIRST === '1' ? '' : ' before 010_search and 014'}` +
+          `${Math.round(bytes / size).toLocaleString('en')} bytes per proof on disk${run.migrated ? ' (and the proofs the rate measurement sent)' : DEFER.length > 0 ? ` before ${DEFER.join(', ')}` : ''}` +
           `${vacuuming !== undefined ? '; autovacuum is off on this server, so the load vacuumed the tables it updates every 100,000 proofs' : ''}.\n` +
           `The transparency log: ${log.leaves.toLocaleString('en')} leaves integrated into its tiles in ${log.seconds} s (${log.steps} steps of the log's own IntegrateLeaves).`,
       );
@@ -374,6 +404,10 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
   if (!run.migrated) {
     console.log(`migrations over ${size.toLocaleString('en')} proofs (ms): ${JSON.stringify(await migrateTimed(big.db, migrations, applied))}`);
     run.migrated = true;
+  }
+  // At the largest size only (or on a kept database, when asked).
+  if (REMIGRATE.length > 0 && (process.env.SCALE_EXISTING === '1' || size === Math.max(...SIZES))) {
+    console.log(`rolled back and applied again over ${size.toLocaleString('en')} proofs (ms): ${JSON.stringify(await remigrateTimed(big.db, REMIGRATE))}`);
   }
   // SCALE_SKIP_SIZES=sqlite,…: sizes (and ANALYZE) already taken by an earlier attempt at these databases.
   if (!(process.env.SCALE_SKIP_SIZES ?? '').split(',').includes(dialect)) {
@@ -409,7 +443,7 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
   }
 }
 
-/** A database an earlier, interrupted run loaded (migrated up to before 010_search). */
+/** A database an earlier run loaded and kept (SCALE_KEEP=1), with whatever migrations its code applied. */
 async function attach(dialect: 'sqlite' | 'postgres', where: string): Promise<Target> {
   if (dialect === 'sqlite') {
     const url = `sqlite:${where}`;
@@ -437,7 +471,7 @@ async function measureExisting(): Promise<void> {
       const size = Number(n);
       const rows = (await big.db.knex('proofs').select('proof_id', 'created_at_ms', 'signer_public_key_b64', 'run_id').where('wallet', BIG).whereRaw('id % 997 = 0').orderBy('created_at_ms')) as Array<{ proof_id: string; created_at_ms: number | string; signer_public_key_b64: string; run_id: string | null }>;
       const sample = rows.map((r) => ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord);
-      // Whatever the loading code applied (up to 009 or all but 010), the rest is applied and timed here.
+      // Whatever migrations the loading code lacked are applied and timed here.
       const applied = await appliedNames(big.db);
       const log = await integrateLog(big);
       console.log(`the transparency log: ${log.leaves.toLocaleString('en')} leaves integrated into its tiles in ${log.seconds} s (${log.steps} steps)`);
