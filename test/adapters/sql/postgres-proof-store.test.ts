@@ -15,6 +15,7 @@ proofStoreContract('postgres, indexes past the first proofs', async () => new Kn
 proofTextSearchContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
 proofTextSearchContract('postgres, index past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }), test.serial);
 proofTextSearchContract('postgres, slices of the list only', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 0 }), test.serial);
+proofTextSearchContract('postgres, every needle taken for common', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4, commonPerProbe: 0 }), test.serial);
 knexProofStoreChecks('postgres', () => pg.fresh(), test.serial);
 
 test.serial('postgres: bigint columns come back as numbers', async (t) => {
