@@ -11,6 +11,12 @@ import { cursorAt, ProofSearchOrder } from './proof-search-order.js';
  */
 export class KnexProofSearch {
   private readonly order: ProofSearchOrder;
+  /**
+   * How many hits counts found a wallet's needle or topic to have at least ("wallet key, kind,
+   * needle"). Proofs are only ever added, so such a fact stays true: a search that repeats a
+   * count already known to reach its bound (the next page, the same search again) skips it.
+   */
+  private readonly reached = new Map<string, number>();
 
   /**
    * `textProbe`: how many proofs of the list a text or topic search tests in order first.
@@ -133,7 +139,12 @@ export class KnexProofSearch {
       // word in 2.5% of ten million proofs), so while the slices are short, a needle the planner
       // takes for common is not counted: the next slice costs less. Past two slices it is.
       if (bound > 0 && 'text' in hits && this.postgres && probe < this.textProbe * WIDEN * WIDEN && (await this.estimatedHits(hits.text)) >= probe * this.commonPerProbe) continue;
-      if (bound > 0 && (await this.countHits(key, hits, bound)) < bound) break;
+      if (bound > 0 && (this.reached.get(reachedKey(key, hits)) ?? 0) >= bound) continue;
+      if (bound > 0) {
+        const n = await this.countHits(key, hits, bound);
+        if (n < bound) break;
+        this.remember(reachedKey(key, hits), n);
+      }
     }
     if ('topic' in hits && sort === 'created_at') {
       const kept = found.slice(skip);
@@ -223,6 +234,13 @@ export class KnexProofSearch {
         : this.fromHits(key, by).where('proofs.wallet_id', key);
     const [row] = await this.knex.count<Array<{ n: number | string }>>({ n: '*' }).from(named.select(this.knex.raw('1')).limit(upTo).as('named'));
     return Number(row?.n ?? 0);
+  }
+
+  private remember(key: string, n: number): void {
+    this.reached.delete(key);
+    this.reached.set(key, Math.max(n, this.reached.get(key) ?? 0));
+    // The oldest fact first (a Map iterates in insertion order).
+    if (this.reached.size > REACHED_KEPT) this.reached.delete(this.reached.keys().next().value!);
   }
 
   /** PostgreSQL's estimate of how many proofs, all wallets', hold the needle (its planner's, from the trigram statistics). */
@@ -358,6 +376,13 @@ const KEY_SPAN_PER_PROOF = 16;
  * estimate marks the needle as common: counting them would cost more than the next slice.
  */
 const COMMON_PER_PROBE = 16;
+
+/** How many known counts (wallet and needle or topic) a search keeps. */
+const REACHED_KEPT = 10_000;
+
+function reachedKey(key: number, by: { readonly text: string } | { readonly topic: string }): string {
+  return 'text' in by ? `${key}\u0000text\u0000${by.text.toLowerCase()}` : `${key}\u0000topic\u0000${by.topic}`;
+}
 
 /** Matches in a slice from which its rate is trusted to tell that the next slice fills the page. */
 const RATE_HITS = 8;
