@@ -95,6 +95,8 @@ export class KnexProofSearch {
    *   (its count reads the topic index alone, and each proof of a slice is tested with a
    *   lookup of that index); for a needle, a quarter of the slice just tested (each hit, and
    *   each hit counted, is a lookup of its proof, four or so times a proof read in order).
+   *   A count already seen to reach its bound is not sent again, and on PostgreSQL a needle
+   *   the planner takes for common is not counted while the slices are short.
    * The work is bounded by a few times the smaller of the distance to the page's matches and
    * the number of hits. The boundaries between steps are positions in the order, so the
    * steps together are the list's order exactly.
@@ -135,12 +137,14 @@ export class KnexProofSearch {
       const inSlice = found.length - before;
       if (inSlice >= RATE_HITS && inSlice * WIDEN >= 2 * (skip + want - found.length)) continue;
       const bound = 'topic' in hits ? probe * WIDEN : Math.floor(probe * this.textHitsPerProbe);
-      // PostgreSQL counts a needle's hits from a bitmap of every wallet's (about 65 ms for a
-      // word in 2.5% of ten million proofs), so while the slices are short, a needle the planner
-      // takes for common is not counted: the next slice costs less. Past two slices it is.
-      if (bound > 0 && 'text' in hits && this.postgres && probe < this.textProbe * WIDEN * WIDEN && (await this.estimatedHits(hits.text)) >= probe * this.commonPerProbe) continue;
-      if (bound > 0 && (this.reached.get(reachedKey(key, hits)) ?? 0) >= bound) continue;
       if (bound > 0) {
+        // A count this store already saw reach the bound still does: proofs are only added.
+        if ((this.reached.get(reachedKey(key, hits)) ?? 0) >= bound) continue;
+        // PostgreSQL counts a needle's hits from a bitmap of every wallet's (about 65 ms for a
+        // word in 2.5% of ten million proofs), so while the slices are short, a needle the
+        // planner takes for common is not counted: the next slice costs less. Past two it is.
+        const short = probe < this.textProbe * WIDEN * WIDEN;
+        if ('text' in hits && this.postgres && short && (await this.estimatedHits(hits.text)) >= probe * this.commonPerProbe) continue;
         const n = await this.countHits(key, hits, bound);
         if (n < bound) break;
         this.remember(reachedKey(key, hits), n);
