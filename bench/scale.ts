@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,18 @@ async function prepare(dialect: 'sqlite' | 'postgres', label: string): Promise<T
   };
 }
 
+/** Knex's migrator serving `source` (a part of the list), in the database's schema. */
+function migratorConfig(db: Database, source: readonly (typeof migrations)[number][]): Knex.MigratorConfig {
+  return {
+    migrationSource: {
+      getMigrations: async () => [...source],
+      getMigrationName: (m: (typeof migrations)[number]) => m.name,
+      getMigration: async (m: (typeof migrations)[number]) => m.migration,
+    },
+    ...(db.schema !== undefined && { schemaName: db.schema }),
+  };
+}
+
 /**
  * Applies the migrations of `listed` not yet in `applied`, one at a time in list order, timing
  * each. Each step serves Knex the migrations applied so far plus the next, so a database may
@@ -113,14 +126,7 @@ async function migrateTimed(db: Database, listed: typeof migrations, applied: Re
     done.add(next.name);
     const source = migrations.filter((m) => done.has(m.name));
     const start = performance.now();
-    await db.knex.migrate.latest({
-      migrationSource: {
-        getMigrations: async () => source,
-        getMigrationName: (m: (typeof migrations)[number]) => m.name,
-        getMigration: async (m: (typeof migrations)[number]) => m.migration,
-      },
-      ...(db.schema !== undefined && { schemaName: db.schema }),
-    });
+    await db.knex.migrate.latest(migratorConfig(db, source));
     times[next.name] = Math.round(performance.now() - start);
   }
   return times;
@@ -143,14 +149,7 @@ const REMIGRATE = (process.env.SCALE_REMIGRATE ?? (process.env.SCALE_EXISTING ==
 
 /** Rolls back the named migrations, newest first, then applies them again in list order, timing each step. */
 async function remigrateTimed(db: Database, names: readonly string[]): Promise<Record<string, { down: number; up: number }>> {
-  const config = {
-    migrationSource: {
-      getMigrations: async () => [...migrations],
-      getMigrationName: (m: (typeof migrations)[number]) => m.name,
-      getMigration: async (m: (typeof migrations)[number]) => m.migration,
-    },
-    ...(db.schema !== undefined && { schemaName: db.schema }),
-  };
+  const config = migratorConfig(db, migrations);
   const listed = migrations.filter((m) => names.includes(m.name)).map((m) => m.name);
   const times: Record<string, { down: number; up: number }> = {};
   for (const name of [...listed].reverse()) {

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { ProofQuery, ProofStore } from '../../src/application/ports/proof-store.js';
 import type { ProofRecord } from '../../src/domain/proof/proof-record.js';
 import type { DeclareTest } from '../support/databases.js';
@@ -136,28 +136,12 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
     ];
     for (const [q, matches] of queries) {
       for (const order of ['asc', 'desc'] as const) {
-        const label = `${JSON.stringify(q)} ${order}`;
         const expected = records
           .filter(matches)
           .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.proofId < b.proofId ? -1 : 1))
           .map((r) => r.proofId);
         if (order === 'desc') expected.reverse();
-        t.deepEqual((await store.search(WALLET_A, { ...q, order, limit: 50 })).items.map((i) => i.proofId), expected, label);
-        for (const limit of [1, 3]) {
-          const paged: string[] = [];
-          let after = undefined as ProofQuery['after'];
-          do {
-            const page = await store.search(WALLET_A, { ...q, order, limit, ...(after ? { after } : {}) });
-            paged.push(...page.items.map((i) => i.proofId));
-            after = page.next ?? undefined;
-          } while (after && paged.length <= expected.length);
-          t.deepEqual(paged, expected, `cursor of ${limit}, ${label}`);
-        }
-        for (const offset of [1, 4, 7, 13, expected.length - 1, expected.length]) {
-          const page = await store.search(WALLET_A, { ...q, order, limit: 3, offset });
-          t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 3), `offset ${offset}, ${label}`);
-        }
-        t.is(await store.count(WALLET_A, { ...q, order, limit: 1 }, 100), expected.length, `count, ${label}`);
+        await expectPages(t, store, { ...q, order }, expected, { all: 50, cursorLimits: [1, 3], offsets: [1, 4, 7, 13] });
       }
     }
   });
@@ -199,29 +183,44 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
     };
     for (const [q, matches] of queries) {
       for (const order of ['asc', 'desc'] as const) {
-        const label = `${JSON.stringify(q)} ${order}`;
         const expected = records
           .filter(matches)
           .sort(orders[(q.sort ?? 'created_at') as keyof typeof orders])
           .map((r) => r.proofId);
         if (order === 'desc') expected.reverse();
-        t.deepEqual((await store.search(WALLET_A, { ...q, order, limit: 100 })).items.map((i) => i.proofId), expected, label);
-        for (const limit of [1, 4]) {
-          const paged: string[] = [];
-          let after = undefined as ProofQuery['after'];
-          do {
-            const page = await store.search(WALLET_A, { ...q, order, limit, ...(after ? { after } : {}) });
-            paged.push(...page.items.map((i) => i.proofId));
-            after = page.next ?? undefined;
-          } while (after && paged.length <= expected.length);
-          t.deepEqual(paged, expected, `cursor of ${limit}, ${label}`);
-        }
-        for (const offset of [1, 5, 11, expected.length - 1, expected.length]) {
-          const page = await store.search(WALLET_A, { ...q, order, limit: 3, offset });
-          t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 3), `offset ${offset}, ${label}`);
-        }
-        t.is(await store.count(WALLET_A, { ...q, order, limit: 1 }, 100), expected.length, `count, ${label}`);
+        await expectPages(t, store, { ...q, order }, expected, { all: 100, cursorLimits: [1, 4], offsets: [1, 5, 11] });
       }
     }
   });
+}
+
+/**
+ * `q`'s pages are `expected` (proof ids in order): whole, walked by cursor at each of
+ * `cursorLimits`, by offset (those given, the last proof and the end) three at a time, and
+ * counted.
+ */
+async function expectPages(
+  t: ExecutionContext,
+  store: ProofStore,
+  q: Omit<ProofQuery, 'limit'>,
+  expected: readonly string[],
+  how: { readonly all: number; readonly cursorLimits: readonly number[]; readonly offsets: readonly number[] },
+): Promise<void> {
+  const label = JSON.stringify(q);
+  t.deepEqual((await store.search(WALLET_A, { ...q, limit: how.all })).items.map((i) => i.proofId), expected, label);
+  for (const limit of how.cursorLimits) {
+    const paged: string[] = [];
+    let after = undefined as ProofQuery['after'];
+    do {
+      const page = await store.search(WALLET_A, { ...q, limit, ...(after ? { after } : {}) });
+      paged.push(...page.items.map((i) => i.proofId));
+      after = page.next ?? undefined;
+    } while (after && paged.length <= expected.length);
+    t.deepEqual(paged, expected, `cursor of ${limit}, ${label}`);
+  }
+  for (const offset of [...how.offsets, expected.length - 1, expected.length]) {
+    const page = await store.search(WALLET_A, { ...q, limit: 3, offset });
+    t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 3), `offset ${offset}, ${label}`);
+  }
+  t.is(await store.count(WALLET_A, { ...q, limit: 1 }, 100), expected.length, `count, ${label}`);
 }

@@ -113,16 +113,21 @@ export class KnexProofSearch {
     const found: SummaryRow[] = [];
     // The position the slices so far end at (inclusive); undefined before the first.
     let end: Knex.Value[] | undefined;
+    // The list, with its other filters, past the slices so far, in its order.
+    const listPast = (): Knex.QueryBuilder => {
+      const list = this.filtered(key, others);
+      segment!.where?.(list);
+      if (end) list.whereRaw(`${position} ${past} ${marks}`, end);
+      return list.orderByRaw(segment!.orderBy);
+    };
     for (let probe = this.textProbe; ; probe *= WIDEN) {
-      const boundaryQuery = this.filtered(key, others).select(this.knex.raw(columns.map((c) => c.select).join(', ')));
-      segment!.where?.(boundaryQuery);
-      if (end) boundaryQuery.whereRaw(`${position} ${past} ${marks}`, end);
-      const boundary = (await boundaryQuery.orderByRaw(segment!.orderBy).offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
+      const boundaryQuery = listPast().select(this.knex.raw(columns.map((c) => c.select).join(', ')));
+      const boundary = (await boundaryQuery.offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
       // On SQLite the slices after the first take a needle's matches from the trigram index's
       // hits among the slice's range of keys, so that the proofs without it are never read.
       // (The first is read in order and stops at the page: a needle common in the newest
       // proofs costs a page of reads, not every hit in the range.)
-      const hitRange = !this.postgres && 'text' in hits && probe > this.textProbe ? await this.keyRange(this.filtered(key, others), segment!, end && { past: `${position} ${past} ${marks}`, end }, probe) : undefined;
+      const hitRange = !this.postgres && 'text' in hits && probe > this.textProbe ? await this.keyRange(listPast(), probe) : undefined;
       const slice = this.filtered(key, q, undefined, { inOrder: true, hitRange }).select([...SUMMARY_COLUMNS]);
       segment!.where?.(slice);
       if (end) slice.whereRaw(`${position} ${past} ${marks}`, end);
@@ -165,20 +170,13 @@ export class KnexProofSearch {
   }
 
   /**
-   * The range of keys (`proofs.id`, the trigram index's rowid) of the slice's proofs, the
-   * next `probe` of the list past `from`; undefined when the range is so much wider than the
-   * slice (proofs stored far out of the list's order) that the index could name more hits in
-   * it than reading the slice's proofs would cost.
+   * The range of keys (`proofs.id`, the trigram index's rowid) of the first `probe` proofs of
+   * `list` (a slice); undefined when the range is so much wider than the slice (proofs stored
+   * far out of the list's order) that the index could name more hits in it than reading the
+   * slice's proofs would cost.
    */
-  private async keyRange(
-    list: Knex.QueryBuilder,
-    segment: { where?(query: Knex.QueryBuilder): void; orderBy: string },
-    from: { past: string; end: Knex.Value[] } | undefined,
-    probe: number,
-  ): Promise<readonly [number, number] | undefined> {
-    segment.where?.(list);
-    if (from) list.whereRaw(from.past, from.end);
-    const ids = list.select('proofs.id as id').orderByRaw(segment.orderBy).limit(probe);
+  private async keyRange(list: Knex.QueryBuilder, probe: number): Promise<readonly [number, number] | undefined> {
+    const ids = list.select('proofs.id as id').limit(probe);
     const [row] = (await this.knex.from(ids.as('slice')).select(this.knex.raw('min(id) as lo, max(id) as hi, count(*) as n'))) as Array<{ lo: number | null; hi: number | null; n: number }>;
     if (row?.lo == null || row.hi == null) return undefined;
     return row.hi - row.lo + 1 <= Math.max(row.n, 1) * KEY_SPAN_PER_PROOF ? [row.lo, row.hi] : undefined;

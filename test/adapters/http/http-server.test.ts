@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import Koa from 'koa';
 import { stat } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -84,6 +84,13 @@ async function rawConnection(url: string): Promise<{ socket: Socket; send(path: 
   };
 }
 
+/** The raw answer is a 200 to `path` (the app answers with the path) that closes its connection. */
+function answeredThenClosed(t: ExecutionContext, text: string, path: string): void {
+  t.regex(text, /^HTTP\/1\.1 200/);
+  t.true(text.endsWith(path), text);
+  t.regex(text, /\r\nconnection: close\r\n/i);
+}
+
 test.serial('an answer sent after the stop began closes its connection, though its request came before', async (t) => {
   const { koa, arrived, release } = app();
   const server = await listen(koa, 0, '127.0.0.1', manualTimers());
@@ -116,10 +123,7 @@ test.serial('a request sent on an idle connection is answered even when the idle
       resolve(sent);
     }, 0),
   );
-  const text = await answer;
-  t.regex(text, /^HTTP\/1\.1 200/);
-  t.regex(text, /\/second$/);
-  t.regex(text, /\r\nconnection: close\r\n/i);
+  answeredThenClosed(t, await answer, '/second');
   await closing;
 });
 
@@ -140,10 +144,7 @@ test.serial('a request a client sends in the same turn of the event loop as the 
       resolve(connection.send('/second'));
     }),
   );
-  const text = await answer;
-  t.regex(text, /^HTTP\/1\.1 200/);
-  t.regex(text, /\/second$/);
-  t.regex(text, /\r\nconnection: close\r\n/i);
+  answeredThenClosed(t, await answer, '/second');
   await closing;
 });
 
@@ -161,10 +162,7 @@ test.serial('a request a client sends as soon as it reads an answer that went ou
   const connection = await rawConnection(server.url);
   t.teardown(() => connection.socket.destroy());
   t.regex(await connection.send('/last'), /\r\nconnection: keep-alive\r\n/i);
-  const text = await connection.send('/next');
-  t.regex(text, /^HTTP\/1\.1 200/);
-  t.regex(text, /\/next$/);
-  t.regex(text, /\r\nconnection: close\r\n/i);
+  answeredThenClosed(t, await connection.send('/next'), '/next');
   await closing;
 });
 
