@@ -10,8 +10,9 @@ export interface RunningServer {
   /** Open connections and those refused by the caps. */
   readonly connections: ConnectionCounts;
   /**
-   * Graceful stop: refuse new connections, let in-flight requests finish (up to `graceMs`),
-   * then cut whatever is left.
+   * Graceful stop: accept the connections already made, then refuse new ones (two turns of
+   * the event loop from the call), let in-flight requests finish (up to `graceMs`), then cut
+   * whatever is left.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -28,6 +29,12 @@ export interface RunningServer {
  * however late the loop runs), and the server has read it by the turn after that.
  */
 export const IDLE_DRAIN_MS = 1_000;
+
+/**
+ * How long a stop goes on accepting the connections the kernel has already completed, at most;
+ * it stops listening sooner, as soon as they are all accepted (see `close`).
+ */
+export const ACCEPT_DRAIN_MS = 1_000;
 
 /** The timers a stop runs on; tests pass their own to decide when each one fires. */
 export interface StopTimers {
@@ -86,7 +93,9 @@ export async function listen(
     const n = requests.get(socket);
     if (n !== undefined) requests.set(socket, n + by);
   };
+  let accepted = 0;
   server.on('connection', (socket: net.Socket) => {
+    accepted++;
     requests.set(socket, 0);
     socket.once('close', () => requests.delete(socket));
   });
@@ -117,34 +126,58 @@ export async function listen(
     connections,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        closing = true;
-        for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
-        unanswered.clear();
-        const cut = timers.setTimeout(() => server.closeAllConnections(), graceMs);
-        // A round notes the idle connections in the check phase, right after the event loop's
-        // poll phase, and two turns later closes those still idle with no byte read since.
-        const round = () =>
+        // The kernel completes a connection before the server accepts it, and its client may
+        // send a request on it at once; closing the listener resets every connection still in
+        // the accept queue, requests and all. libuv accepts one connection a turn of the event
+        // loop, so the listener stays open until a whole poll phase begun after the stop has
+        // accepted none (the queue was empty), ACCEPT_DRAIN_MS at most, and is closed in the
+        // check phase after it. Until then answers keep their connections alive, so no client
+        // is sent off to open a new connection that the close would then reset; from then on
+        // answers close them, and new connections are refused.
+        let noted = -1;
+        const acceptBound = timers.setTimeout(() => stopListening(), ACCEPT_DRAIN_MS);
+        const acceptQueued = () =>
           setImmediate(() => {
-            const seen = idleNow();
-            afterTurns(2, () => {
-              const still = idleNow();
-              for (const [socket, bytes] of seen) if (still.get(socket) === bytes) socket.destroy();
-            });
+            if (closing) return;
+            if (accepted === noted) stopListening();
+            else {
+              noted = accepted;
+              acceptQueued();
+            }
           });
-        const drain = timers.setTimeout(() => {
-          round();
-          // Connections that finish a request later and then sit idle are closed as they do.
-          idle = timers.setInterval(round, 100);
-        }, Math.min(IDLE_DRAIN_MS, graceMs));
-        let idle: unknown;
-        // Stop accepting now. net.Server's close, not http.Server's: since Node 19 the latter
-        // also closes every idle keep-alive connection at once, requests on their way included.
-        net.Server.prototype.close.call(server, () => {
-          timers.clearTimeout(cut);
-          timers.clearTimeout(drain);
-          if (idle !== undefined) timers.clearInterval(idle);
-          resolve();
-        });
+        acceptQueued();
+        const stopListening = () => {
+          if (closing) return;
+          timers.clearTimeout(acceptBound);
+          closing = true;
+          for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
+          unanswered.clear();
+          const cut = timers.setTimeout(() => server.closeAllConnections(), graceMs);
+          // A round notes the idle connections in the check phase, right after the event loop's
+          // poll phase, and two turns later closes those still idle with no byte read since.
+          const round = () =>
+            setImmediate(() => {
+              const seen = idleNow();
+              afterTurns(2, () => {
+                const still = idleNow();
+                for (const [socket, bytes] of seen) if (still.get(socket) === bytes) socket.destroy();
+              });
+            });
+          const drain = timers.setTimeout(() => {
+            round();
+            // Connections that finish a request later and then sit idle are closed as they do.
+            idle = timers.setInterval(round, 100);
+          }, Math.min(IDLE_DRAIN_MS, graceMs));
+          let idle: unknown;
+          // Stop accepting now. net.Server's close, not http.Server's: since Node 19 the latter
+          // also closes every idle keep-alive connection at once, requests on their way included.
+          net.Server.prototype.close.call(server, () => {
+            timers.clearTimeout(cut);
+            timers.clearTimeout(drain);
+            if (idle !== undefined) timers.clearInterval(idle);
+            resolve();
+          });
+        };
       }),
   };
 }

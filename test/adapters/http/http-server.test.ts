@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import Koa from 'koa';
 import { stat } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { IDLE_DRAIN_MS, listen, type StopTimers } from '../../../src/adapters/http/http-server.js';
+import { ACCEPT_DRAIN_MS, IDLE_DRAIN_MS, listen, type StopTimers } from '../../../src/adapters/http/http-server.js';
 
 /**
  * A Koa app that answers every request with its path. A request to /held is answered only once
@@ -91,7 +91,7 @@ function answeredThenClosed(t: ExecutionContext, text: string, path: string): vo
   t.regex(text, /\r\nconnection: close\r\n/i);
 }
 
-test.serial('an answer sent after the stop began closes its connection, though its request came before', async (t) => {
+test.serial('an answer sent once the stop has closed the listener closes its connection, though its request came before', async (t) => {
   const { koa, arrived, release } = app();
   const server = await listen(koa, 0, '127.0.0.1', manualTimers());
   const connection = await rawConnection(server.url);
@@ -99,6 +99,7 @@ test.serial('an answer sent after the stop began closes its connection, though i
   const answer = connection.send('/held');
   await arrived;
   const closing = server.close();
+  await turns();
   release();
   const text = await answer;
   t.regex(text, /^HTTP\/1\.1 200/);
@@ -113,6 +114,7 @@ test.serial('a request sent on an idle connection is answered even when the idle
   t.teardown(() => connection.socket.destroy());
   t.regex(await connection.send('/first'), /\r\nconnection: keep-alive\r\n/i);
   const closing = server.close();
+  await turns();
   // The client's next request is on the wire, not yet read by the server, when the idle drain
   // runs (as when the event loop was busy past its moment): the drain must not take it for idle.
   // Both happen in the timers phase, where a real drain runs (a 0 ms timer only picks the phase).
@@ -152,11 +154,22 @@ test.serial('a request a client sends as soon as it reads an answer that went ou
   const timers = manualTimers();
   const koa = new Koa();
   let closing: Promise<void> | undefined;
-  koa.use((ctx) => {
-    // The stop, and the drain with it, come in the turn this answer is written, after it: the
-    // connection is idle when the drain looks, and the client reads the answer only next turn.
-    if (ctx.path === '/last') ctx.res.once('close', () => ((closing = server.close()), timers.fire(IDLE_DRAIN_MS)));
-    ctx.body = ctx.path;
+  koa.use(async (ctx) => {
+    if (ctx.path !== '/last') {
+      ctx.body = ctx.path;
+      return;
+    }
+    // The answer's headers go out before the stop, so it keeps its connection alive. The stop
+    // begins, and its body goes out from an I/O callback (the poll phase, as a database's
+    // answer would), with the drain in that same turn, after it: the connection is idle when
+    // the drain looks, and the client reads the answer only next turn.
+    ctx.respond = false;
+    ctx.res.writeHead(200, { 'content-length': String('/last'.length) });
+    ctx.res.flushHeaders();
+    closing = server.close();
+    await turns();
+    ctx.res.once('close', () => timers.fire(IDLE_DRAIN_MS));
+    stat('.', () => ctx.res.end('/last'));
   });
   const server = await listen(koa, 0, '127.0.0.1', timers);
   const connection = await rawConnection(server.url);
@@ -166,7 +179,7 @@ test.serial('a request a client sends as soon as it reads an answer that went ou
   await closing;
 });
 
-test.serial('a stop refuses new connections at once, and closes a connection that stays idle when the idle drain is due', async (t) => {
+test.serial('a stop refuses new connections once a turn has accepted none, and closes a connection that stays idle when the idle drain is due', async (t) => {
   const timers = manualTimers();
   const server = await listen(app().koa, 0, '127.0.0.1', timers);
   const connection = await rawConnection(server.url);
@@ -175,6 +188,8 @@ test.serial('a stop refuses new connections at once, and closes a connection tha
   let closed = false;
   const whenClosed = new Promise<void>((resolve) => connection.socket.once('close', () => ((closed = true), resolve())));
   const closing = server.close(10_000);
+  t.deepEqual(timers.delays(), [ACCEPT_DRAIN_MS], 'first the listener stays open for the accept queue');
+  await turns();
   await t.throwsAsync(rawConnection(server.url), { code: 'ECONNREFUSED' });
   // The drain after a second, the cut at the end of the grace period; until then the idle
   // connection stays open, since a request may be on its way on it.
@@ -185,4 +200,35 @@ test.serial('a stop refuses new connections at once, and closes a connection tha
   await whenClosed;
   await closing;
   t.deepEqual(timers.delays(), [], 'the stop leaves no timer behind');
+});
+
+test.serial('a stop answers the requests on connections the kernel completed before it, not yet accepted by the server', async (t) => {
+  const server = await listen(app().koa, 0, '127.0.0.1');
+  const { port } = new URL(server.url);
+  // Made in this turn: the kernel completes each connection at once, and each client writes its
+  // request as soon as it sees that, while the server accepts them only in a later poll phase.
+  // Closing the listener before then would reset every one of them, requests and all.
+  const answers = Array.from(
+    { length: 8 },
+    (_, i) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        t.teardown(() => socket.destroy());
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.endsWith(`/queued-${i}`)) resolve(text);
+        });
+        socket.on('error', reject);
+        socket.on('close', () => reject(new Error(`closed with ${JSON.stringify(text)}`)));
+        socket.write(`GET /queued-${i} HTTP/1.1\r\nHost: test\r\n\r\n`);
+      }),
+  );
+  const closing = server.close();
+  for (const [i, text] of (await Promise.all(answers)).entries()) {
+    t.regex(text, /^HTTP\/1\.1 200/);
+    t.true(text.endsWith(`/queued-${i}`));
+  }
+  await closing;
+  await t.throwsAsync(rawConnection(server.url), { code: 'ECONNREFUSED' });
 });
