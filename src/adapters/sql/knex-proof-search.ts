@@ -280,6 +280,16 @@ export class KnexProofSearch {
   async count(wallet: string, q: ProofQuery, upTo: number): Promise<number> {
     const key = await this.keyOf(wallet);
     if (key === undefined) return 0;
+    // A count that reached its bound still does (proofs are only added, and no filter of a
+    // proof's changes): the offset pages of one search, each asking for its total, count once.
+    const known = countedKey(key, q);
+    if ((this.reached.get(known) ?? 0) >= upTo) return upTo;
+    const n = await this.countMatching(key, q, upTo);
+    if (n >= upTo) this.remember(known, n);
+    return n;
+  }
+
+  private async countMatching(key: number, q: ProofQuery, upTo: number): Promise<number> {
     const { text, topic } = q;
     let matching: Knex.QueryBuilder;
     if (topic === undefined && text !== undefined && indexable(text) && !this.postgres) {
@@ -384,6 +394,29 @@ const REACHED_KEPT = 10_000;
 
 function reachedKey(key: number, by: { readonly text: string } | { readonly topic: string }): string {
   return 'text' in by ? `${key}\u0000text\u0000${by.text.toLowerCase()}` : `${key}\u0000topic\u0000${by.topic}`;
+}
+
+/**
+ * The key of a count's fact: the wallet's and the filters' (not the order, page or position).
+ * A needle or a topic alone is the count of its hits in the wallet, the fact a page's slices
+ * count too (reachedKey), so each can use what the other found.
+ */
+function countedKey(key: number, q: ProofQuery): string {
+  const filters = {
+    taskId: q.taskId,
+    robotId: q.robotId,
+    runId: q.runId,
+    signerPublicKeyB64: q.signerPublicKeyB64,
+    createdAfterMs: q.createdAfterMs,
+    createdBeforeMs: q.createdBeforeMs,
+    topic: q.topic,
+    text: q.text?.toLowerCase(),
+  };
+  const given = Object.entries(filters).filter(([, v]) => v !== undefined);
+  const [only] = given;
+  if (given.length === 1 && only![0] === 'topic') return reachedKey(key, { topic: q.topic! });
+  if (given.length === 1 && only![0] === 'text' && indexable(q.text!)) return reachedKey(key, { text: q.text! });
+  return `${key}\u0000count\u0000${JSON.stringify(given)}`;
 }
 
 /** Matches in a slice from which its rate is trusted to tell that the next slice fills the page. */
