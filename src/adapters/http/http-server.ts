@@ -118,14 +118,16 @@ export async function listen(
     // retry (1 s and more) before the per-address cap can even see them.
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
+  let stopped: Promise<void> | undefined;
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
     connections,
+    // A second call is the first one's stop, not a new one.
     close: (graceMs = 10_000) =>
-      new Promise<void>((resolve) => {
+      (stopped ??= new Promise<void>((resolve) => {
         // The kernel completes a connection before the server accepts it, and its client may
         // send a request on it at once; closing the listener resets every connection still in
         // the accept queue, requests and all. libuv accepts one connection a turn of the event
@@ -178,7 +180,7 @@ export async function listen(
             resolve();
           });
         };
-      }),
+      })),
   };
 }
 

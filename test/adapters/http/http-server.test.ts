@@ -232,3 +232,13 @@ test.serial('a stop answers the requests on connections the kernel completed bef
   await closing;
   await t.throwsAsync(rawConnection(server.url), { code: 'ECONNREFUSED' });
 });
+
+test.serial('a stop asked for twice is one stop: both calls resolve when it is over', async (t) => {
+  const server = await listen(app().koa, 0, '127.0.0.1', manualTimers());
+  const first = server.close();
+  const second = server.close();
+  t.is(second, first);
+  await Promise.all([first, second]);
+  t.is(await server.close(), undefined);
+  await t.throwsAsync(rawConnection(server.url), { code: 'ECONNREFUSED' });
+});
