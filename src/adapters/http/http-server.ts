@@ -18,10 +18,11 @@ export interface RunningServer {
 }
 
 /**
- * How long a stop waits before closing keep-alive connections that carry no request. A client
- * may already have sent its next request on one (it is on the wire, not yet read), and closing
- * the connection under it would lose that request; a connection in use is told to close with
- * its next answer instead, so after this long only really idle ones are left.
+ * How long a stop waits, once it has closed the listener, before closing keep-alive connections
+ * that carry no request. A client may already have sent its next request on one (it is on the
+ * wire, not yet read), and closing the connection under it would lose that request; a
+ * connection in use is told to close with its next answer instead, so after this long only
+ * really idle ones are left.
  *
  * Even then a connection is closed only when it has stayed idle, with no byte read, for two
  * turns of the event loop: a client that had its last answer when the connection was seen idle
@@ -136,8 +137,10 @@ export async function listen(
         // check phase after it. Until then answers keep their connections alive, so no client
         // is sent off to open a new connection that the close would then reset; from then on
         // answers close them, and new connections are refused.
+        // The grace period runs from the call: it bounds the whole stop.
+        const cut = timers.setTimeout(() => server.closeAllConnections(), graceMs);
         let noted = -1;
-        const acceptBound = timers.setTimeout(() => stopListening(), ACCEPT_DRAIN_MS);
+        const acceptBound = timers.setTimeout(() => stopListening(), Math.min(ACCEPT_DRAIN_MS, graceMs));
         const acceptQueued = () =>
           setImmediate(() => {
             if (closing) return;
@@ -154,7 +157,6 @@ export async function listen(
           closing = true;
           for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
           unanswered.clear();
-          const cut = timers.setTimeout(() => server.closeAllConnections(), graceMs);
           // A round notes the idle connections in the check phase, right after the event loop's
           // poll phase, and two turns later closes those still idle with no byte read since.
           const round = () =>

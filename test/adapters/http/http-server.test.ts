@@ -188,7 +188,7 @@ test.serial('a stop refuses new connections once a turn has accepted none, and c
   let closed = false;
   const whenClosed = new Promise<void>((resolve) => connection.socket.once('close', () => ((closed = true), resolve())));
   const closing = server.close(10_000);
-  t.deepEqual(timers.delays(), [ACCEPT_DRAIN_MS], 'first the listener stays open for the accept queue');
+  t.deepEqual(timers.delays(), [ACCEPT_DRAIN_MS, 10_000], 'first the listener stays open for the accept queue');
   await turns();
   await t.throwsAsync(rawConnection(server.url), { code: 'ECONNREFUSED' });
   // The drain after a second, the cut at the end of the grace period; until then the idle
