@@ -111,6 +111,9 @@ test.serial('an expired session asks to sign in again and returns to the same vi
   await w.page.goto(`${dashboard()}proofs?task_id=pick-42`);
   await w.page.getByRole('button', { name: 'Test Wallet' }).click();
   await w.page.getByRole('heading', { level: 1, name: 'Proofs' }).waitFor();
+  // The view's own request answered first: answered after the clock moves, its 401 would end
+  // the session on this page, before the reload the test is about.
+  await w.page.getByText('No proof matches these filters').waitFor();
   clock.advance(2 * 3600_000); // past JWT_TTL_S (1 h) on the service's clock
   await w.page.reload();
   await w.page.getByText('Your session has expired. Sign in again to continue where you were.').waitFor();
