@@ -64,7 +64,10 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     t.false(await page().evaluate((k) => JSON.stringify({ ...sessionStorage, ...localStorage }).includes(k), key));
     await checkPage(t, w, shot('keys-created'));
 
-    // Health reports: the route takes the owner's dashboard token.
+    // Health reports: the route takes the owner's dashboard token. The service's clock moves
+    // past the page's token lifetime below, so the page's own requests are all answered first
+    // (one checked after the move would end its session).
+    await page().waitForLoadState('networkidle');
     const token = await registry.signIn(wallet);
     for (const [i, cpu] of [35, 55, 48, 82].entries()) {
       const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', { token, wallet: wallet.address, body: { status: i === 3 ? 'degraded' : 'ok', cpu_percent: cpu, memory_percent: 40 + i * 6, battery_percent: 92 - i * 18, temperature_c: 41 + i * 3, message: i === 3 ? `<b>fan</b> slow` : null } });
