@@ -402,17 +402,11 @@ function reachedKey(key: number, by: { readonly text: string } | { readonly topi
  * count too (reachedKey), so each can use what the other found.
  */
 function countedKey(key: number, q: ProofQuery): string {
-  const filters = {
-    taskId: q.taskId,
-    robotId: q.robotId,
-    runId: q.runId,
-    signerPublicKeyB64: q.signerPublicKeyB64,
-    createdAfterMs: q.createdAfterMs,
-    createdBeforeMs: q.createdBeforeMs,
-    topic: q.topic,
-    text: q.text?.toLowerCase(),
-  };
-  const given = Object.entries(filters).filter(([, v]) => v !== undefined);
+  // Every member but the order and the page's is a filter, so a filter added later is part of the key.
+  const { order: _order, sort: _sort, limit: _limit, after: _after, offset: _offset, ...filters } = q;
+  const given = Object.entries({ ...filters, text: q.text?.toLowerCase() })
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   const [only] = given;
   if (given.length === 1 && only![0] === 'topic') return reachedKey(key, { topic: q.topic! });
   if (given.length === 1 && only![0] === 'text' && indexable(q.text!)) return reachedKey(key, { text: q.text! });
