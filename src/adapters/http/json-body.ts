@@ -66,7 +66,9 @@ export class JsonBodyReader {
       if (!isUtf8(bytes)) {
         throw new HttpError(400, 'malformed JSON body: the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259)', { code: 'malformed_json' });
       }
-      if (countValues(bytes, this.bounds.maxValues) > this.bounds.maxValues) {
+      // Every value counted starts at a byte of its own, so a body of at most maxValues bytes
+      // (an ordinary request's limit is about that) cannot hold more: it is not counted.
+      if (bytes.length > this.bounds.maxValues && countValues(bytes, this.bounds.maxValues) > this.bounds.maxValues) {
         throw new HttpError(413, `request body holds too many JSON values (more than ${this.bounds.maxValues} objects, arrays, strings and numbers)`, { code: 'body_too_large' });
       }
       // A leading byte order mark is not part of the JSON text (RFC 8259 lets a parser ignore it).
@@ -100,7 +102,8 @@ function parse(text: string): unknown {
  * The values of a JSON text that JSON.parse allocates on the heap, member names included:
  * objects, arrays, strings and numbers (true, false and null are shared constants), counted
  * until `max` is passed (then max + 1). A bracket or digit inside a string is not counted;
- * the text is not otherwise checked (JSON.parse does that).
+ * the text is not otherwise checked (JSON.parse does that). Each value is counted at its first
+ * byte, so the count is never more than the text's length.
  */
 export function countValues(bytes: Uint8Array, max: number): number {
   let count = 0;

@@ -1,4 +1,5 @@
 import test from 'ava';
+import fc from 'fast-check';
 import Koa from 'koa';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -18,6 +19,16 @@ test('objects, arrays, strings and numbers are counted; nothing inside a string 
   t.is(count('{"a":"\\"[{\\\\","b":[]}'), 5, 'an escaped quote does not end the string; an escaped backslash does not escape the quote after it');
   t.is(count('[-1.5e+10,true,null,0.25E-3]'), 3, 'a number is one value however it is spelled; true, false and null allocate nothing');
   t.is(count('[[[[[[', 3), 4, 'counting stops once the cap is passed');
+});
+
+test('a text never holds more values than bytes, so a body no longer than the bound need not be counted', (t) => {
+  const fits = (text: string) => {
+    const bytes = Buffer.from(text);
+    return countValues(bytes, Number.MAX_SAFE_INTEGER) <= bytes.length;
+  };
+  fc.assert(fc.property(fc.json(), fits));
+  fc.assert(fc.property(fc.string({ unit: fc.constantFrom('[', '{', '"', '1', '-', ',', '\\', 'e') }), fits));
+  t.is(countValues(Buffer.from('[1,2,[]]'), 100), 4);
 });
 
 test('slots: holders up to the cap, then a bounded queue in order, then 503 with Retry-After', async (t) => {
