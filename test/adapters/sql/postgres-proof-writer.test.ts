@@ -1,7 +1,8 @@
 import test from 'ava';
 import type { Database } from '../../../src/adapters/sql/database.js';
-import { PostgresProofWriter } from '../../../src/adapters/sql/postgres-proof-writer.js';
-import type { PendingRow, ProofWriter } from '../../../src/adapters/sql/proof-writer.js';
+import { insertBatchValues, INSERT_SEQUENCED_BATCH_SQL, PostgresProofWriter } from '../../../src/adapters/sql/postgres-proof-writer.js';
+import { firstOfEachProof, type PendingRow, type ProofWriter } from '../../../src/adapters/sql/proof-writer.js';
+import { knexWalletLookup, WalletKeys } from '../../../src/adapters/sql/wallet-keys.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
 import { withPostgresSchema } from '../../support/databases.js';
 import { KnexProofWriter } from '../../support/knex-proof-writer.js';
@@ -99,3 +100,31 @@ test('postgres: concurrent statements from two writers store each proof once and
     t.is(Number(counted[0]!.n), Number(withDevice[0]!.n));
   });
 });
+
+test('postgres: a batch finds its proof_ids in the log through the index, with or without statistics', async (t) => {
+  await withPostgresSchema('row_writer_plan', async (db) => {
+    // Never analyzed, as a new database is until autovacuum gets to it (and always where autovacuum is off).
+    await db.knex.raw('alter table log_leaves set (autovacuum_enabled = false)');
+    const writer = new PostgresProofWriter(db.knex);
+    for (let b = 0; b < 10; b++) await writer.write(Array.from({ length: 200 }, (_, i) => pending(1_000 + b * 200 + i, WALLET_A)));
+    const [{ analyzed }] = (await db.knex.raw("select count(*)::int as analyzed from pg_stats where schemaname = current_schema() and tablename = 'log_leaves'")).rows as [{ analyzed: number }];
+    t.is(analyzed, 0, 'the table has no statistics');
+    // The next batch of 200, half of it proofs the log already holds.
+    const batch = firstOfEachProof([...Array.from({ length: 100 }, (_, i) => pending(1_000 + i, WALLET_A)), ...Array.from({ length: 100 }, (_, i) => pending(5_000 + i, WALLET_A))]);
+    const values = insertBatchValues(batch, await new WalletKeys(knexWalletLookup(db.knex)).of([WALLET_A]));
+    const client = db.knex.client as { acquireConnection(): Promise<PlanClient>; releaseConnection(c: PlanClient): Promise<void> };
+    const connection = await client.acquireConnection();
+    try {
+      const { rows } = await connection.query({ text: `explain ${INSERT_SEQUENCED_BATCH_SQL}`, values });
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      t.notRegex(plan, /Seq Scan on log_leaves/);
+      t.regex(plan, /Index Scan (using|on) log_leaves_proof_id_excl/);
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  });
+});
+
+interface PlanClient {
+  query(config: { text: string; values: unknown[] }): Promise<{ rows: Array<Record<string, string>> }>;
+}
