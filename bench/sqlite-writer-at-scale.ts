@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { isRight } from 'fp-ts/lib/Either.js';
-import sqlite3 from 'sqlite3';
-import type { PendingRow } from '../src/adapters/sql/proof-writer.js';
-import { toRow } from '../src/adapters/sql/proof-rows.js';
 import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
-import { toProofRecord } from '../src/domain/proof/proof-record.js';
 import { WALLET_A } from '../test/support/mothers.js';
-import { protocol } from '../test/support/protocol.js';
-import { fleetProof } from './fleet-proofs.js';
+import { pendingRows, walCheckpoint } from './pending-rows.js';
 
 /**
  * What a proof costs the SQLite writer on a database that already holds many (a file kept by
@@ -30,26 +24,9 @@ const PER_ROUND = Number(process.env.PER_ROUND ?? 3_000);
 const BATCH = Number(process.env.BATCH ?? 10);
 const WALLET = process.env.WALLET ?? WALLET_A;
 
-let receivedAtMs = Date.now();
-const rows = (count: number): PendingRow[] =>
-  Array.from({ length: count }, () => {
-    const checked = protocol.check(fleetProof('writer-at-scale'));
-    if (!isRight(checked)) throw new Error('the bench made an invalid envelope');
-    const record = toProofRecord(checked.right, WALLET, receivedAtMs++);
-    return { row: toRow(record), topics: [...new Set(record.topics)] };
-  });
+const rows = pendingRows(1, { wallet: WALLET, fromMs: Date.now(), label: 'writer-at-scale' });
 
 const readFromDisk = () => Number(/read_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
-
-/** Checkpoints the WAL on a connection of its own; answers the frames it held. */
-function walCheckpoint(mode: 'TRUNCATE' | 'PASSIVE'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(FILE!, (err) => {
-      if (err) return reject(err);
-      db.all<{ log: number }>(`PRAGMA wal_checkpoint(${mode})`, (e, r) => db.close(() => (e ? reject(e) : resolve(r[0]!.log))));
-    });
-  });
-}
 
 // Signed before the clock starts: signing costs more than storing.
 const rounds = Array.from({ length: ROUNDS }, () => Array.from({ length: Math.ceil(PER_ROUND / BATCH) }, () => rows(BATCH)));
@@ -61,7 +38,7 @@ try {
   console.log(`${FILE}: ${ROUNDS} rounds of ${PER_ROUND} proofs for ${WALLET}, ${BATCH} a commit, log ${process.env.SEQUENCE === '0' ? 'off' : 'on'}\n`);
   console.log('| round | CPU µs/proof | wall µs/proof | WAL frames/proof | read from disk KiB/proof |\n| ---: | ---: | ---: | ---: | ---: |');
   for (const [i, batches] of rounds.entries()) {
-    await walCheckpoint('TRUNCATE');
+    await walCheckpoint(FILE, 'TRUNCATE');
     const proofs = batches.length * BATCH;
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
@@ -70,7 +47,7 @@ try {
     const cpu = process.cpuUsage(cpu0);
     const wallMs = performance.now() - wall0;
     const read = readFromDisk() - read0;
-    const frames = await walCheckpoint('PASSIVE');
+    const frames = await walCheckpoint(FILE, 'PASSIVE');
     console.log(`| ${i + 1} | ${((cpu.user + cpu.system) / proofs).toFixed(0)} | ${((wallMs * 1000) / proofs).toFixed(0)} | ${(frames / proofs).toFixed(1)} | ${(read / 1024 / proofs).toFixed(1)} |`);
   }
 } finally {

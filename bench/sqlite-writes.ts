@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
 import { migrateLatest, openDatabase } from '../src/adapters/sql/index.js';
 import { SqliteProofWriter } from '../src/adapters/sql/sqlite-proof-writer.js';
-import { pendingRows } from './pending-rows.js';
+import { pendingRows, walCheckpoint } from './pending-rows.js';
 
 /**
  * What one proof costs the SQLite writer (the writer thread's SqliteProofWriter, on this thread):
@@ -81,16 +80,6 @@ async function entrySizes(): Promise<Array<{ name: string; entries: number; byte
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Runs a checkpoint on a connection of its own; answers the frames in the WAL as it found it. */
-function walCheckpoint(file: string, mode: 'PASSIVE' | 'TRUNCATE'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(file, (err) => {
-      if (err) return reject(err);
-      db.all<{ log: number }>(`PRAGMA wal_checkpoint(${mode})`, (e, rows) => db.close(() => (e ? reject(e) : resolve(rows[0]!.log))));
-    });
-  });
 }
 
 console.log(`${PROOFS.toLocaleString('en-US')} proofs a run into a file holding ${PREFILL.toLocaleString('en-US')}\n`);
