@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ProofCursor, ProofPage, ProofQuery, ProofSortField } from '../../application/ports/proof-store.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './proof-rows.js';
-import { cursorAt, ProofSearchOrder } from './proof-search-order.js';
+import { cursorAt, ProofSearchOrder, type Segment } from './proof-search-order.js';
 
 /**
  * The read queries of a search and of its count (docs/storage.md, "Search plans"). Both
@@ -121,19 +121,12 @@ export class KnexProofSearch {
       return list.orderByRaw(segment!.orderBy);
     };
     for (let probe = this.textProbe; ; probe *= WIDEN) {
-      const boundaryQuery = listPast().select(this.knex.raw(columns.map((c) => c.select).join(', ')));
-      const boundary = (await boundaryQuery.offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
-      // On SQLite the slices after the first take a needle's matches from the trigram index's
-      // hits among the slice's range of keys, so that the proofs without it are never read.
-      // (The first is read in order and stops at the page: a needle common in the newest
-      // proofs costs a page of reads, not every hit in the range.)
-      const hitRange = !this.postgres && 'text' in hits && probe > this.textProbe ? await this.keyRange(listPast(), probe) : undefined;
-      const slice = this.filtered(key, q, undefined, { inOrder: true, hitRange }).select([...SUMMARY_COLUMNS]);
-      segment!.where?.(slice);
-      if (end) slice.whereRaw(`${position} ${past} ${marks}`, end);
-      if (boundary) slice.whereRaw(`${position} ${through} ${marks}`, columns.map((c) => boundary[c.name] as Knex.Value));
       const before = found.length;
-      found.push(...((await slice.orderByRaw(segment!.orderBy).limit(skip + want - found.length)) as SummaryRow[]));
+      // Each slice adds its matches, up to the page, to `found`, and answers its boundary.
+      const need = skip + want - found.length;
+      const boundary = this.postgres
+        ? await this.testedSlice(listPast(), q, segment!.orderBy, probe, need, found)
+        : await this.sqliteSlice(key, q, listPast, probe, need, found, { segment: segment!, columns, position, marks, through, past, end, text: 'text' in hits });
       if (!boundary || found.length >= skip + want) return found.slice(skip);
       end = columns.map((c) => boundary[c.name] as Knex.Value);
       // Enough matches in this slice, at a rate that fills the page within half the next one:
@@ -170,16 +163,102 @@ export class KnexProofSearch {
   }
 
   /**
-   * The range of keys (`proofs.id`, the trigram index's rowid) of the first `probe` proofs of
-   * `list` (a slice); undefined when the range is so much wider than the slice (proofs stored
-   * far out of the list's order) that the index could name more hits in it than reading the
-   * slice's proofs would cost.
+   * One slice on SQLite: its boundary (the position of its last proof, read from the list's
+   * index alone), then its matches up to `need`, added to `found`. The slices after the first
+   * take a needle's matches from the trigram index's hits among the slice's ranges of keys,
+   * so that the proofs without it are never read. (The first is read in order and stops at
+   * the page: a needle common in the newest proofs costs a page of reads, not every hit in
+   * the range.) Answers the boundary, undefined when the list ends within the slice.
    */
-  private async keyRange(list: Knex.QueryBuilder, probe: number): Promise<readonly [number, number] | undefined> {
-    const ids = list.select('proofs.id as id').limit(probe);
-    const [row] = (await this.knex.from(ids.as('slice')).select(this.knex.raw('min(id) as lo, max(id) as hi, count(*) as n'))) as Array<{ lo: number | null; hi: number | null; n: number }>;
+  private async sqliteSlice(
+    key: number,
+    q: ProofQuery,
+    listPast: () => Knex.QueryBuilder,
+    probe: number,
+    need: number,
+    found: SummaryRow[],
+    at: { segment: Segment; columns: ReadonlyArray<{ name: string; select: string }>; position: string; marks: string; through: string; past: string; end: Knex.Value[] | undefined; text: boolean },
+  ): Promise<Record<string, unknown> | undefined> {
+    const { columns } = at;
+    const boundary = (await listPast().select(this.knex.raw(columns.map((c) => c.select).join(', '))).offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
+    // The slice's proofs, as a range of the list's index (to its boundary, or to the list's end).
+    const inSlice = () => {
+      const list = listPast().clearOrder();
+      return boundary ? list.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value)) : list;
+    };
+    const hitRanges = at.text && probe > this.textProbe ? await this.keyRanges(inSlice) : undefined;
+    const slice = this.filtered(key, q, undefined, { inOrder: true, hitRanges }).select([...SUMMARY_COLUMNS]);
+    at.segment.where?.(slice);
+    if (at.end) slice.whereRaw(`${at.position} ${at.past} ${at.marks}`, at.end);
+    if (boundary) slice.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value));
+    found.push(...((await slice.orderByRaw(at.segment.orderBy).limit(need)) as SummaryRow[]));
+    return boundary;
+  }
+
+  /**
+   * One slice on PostgreSQL, in one statement: the next `probe` proofs of `list` in its order,
+   * each tested for the text and topic of `q`, answering the matches (up to `need`, added to
+   * `found`) and the slice's last proof, whose position is the boundary answered. It stops
+   * once it has the page's matches, and each proof of the slice is read once (a boundary
+   * read first would read each from the table too: the list's indexes hold no proof_id).
+   * Undefined when the list ends within the slice.
+   */
+  private async testedSlice(list: Knex.QueryBuilder, q: ProofQuery, orderBy: string, probe: number, need: number, found: SummaryRow[]): Promise<Record<string, unknown> | undefined> {
+    const tests: string[] = [];
+    const bindings: Knex.Value[] = [];
+    if (q.topic !== undefined) {
+      // OFFSET 0 keeps PostgreSQL from turning the test into a join that reads every proof of the topic.
+      tests.push(
+        'exists (select 1 from proof_topics where proof_topics.wallet_id = proofs.wallet_id and proof_topics.topic = ? and proof_topics.created_at_ms = proofs.created_at_ms and proof_topics.proof_pk = proofs.id offset 0)',
+      );
+      bindings.push(q.topic);
+    }
+    if (q.text !== undefined) {
+      // Not answered from the trigram index (it reads every wallet's hits): `|| ''` is the same text, not indexed.
+      tests.push("(proofs.search_text || '') like ? escape '\\'");
+      bindings.push(`%${escapeLike(q.text.toLowerCase())}%`);
+    }
+    const slice = list
+      .select([...SUMMARY_COLUMNS.map((c) => `proofs.${c}`), this.knex.raw(`(${tests.join(' and ')}) as slice_hit`, bindings), this.knex.raw(`row_number() over (order by ${orderBy}) as slice_row`)])
+      .limit(probe);
+    const rows = (await this.knex.from(slice.as('slice')).select('*').whereRaw('slice_hit or slice_row = ?', [probe]).orderByRaw(orderBy).limit(need + 1)) as Array<SummaryRow & { slice_hit: boolean; slice_row: number | string }>;
+    let taken = 0;
+    for (const { slice_hit: hit, slice_row: _row, ...row } of rows) if (hit && taken++ < need) found.push(row as SummaryRow);
+    const last = rows.find((r) => Number(r.slice_row) === probe);
+    return last as Record<string, unknown> | undefined;
+  }
+
+  /**
+   * The ranges of keys (`proofs.id`, the trigram index's rowid) that hold the proofs of a
+   * slice (a range of the list's index). Writers store a fleet's proofs roughly in time order, so the
+   * slice's keys mostly lie close together: one range. Proofs stored far out of the list's
+   * order (a robot sending a week's proofs once it is back online) put them in a few clusters
+   * far apart: one range a cluster, the clusters found by grouping the keys in runs as long
+   * as the slice. Undefined when the ranges are so much wider than the slice (a wallet whose
+   * proofs are a small share of everyone's) that the index could name more hits in them than
+   * reading the slice's proofs would cost, or when they are too many.
+   */
+  private async keyRanges(slice: () => Knex.QueryBuilder): Promise<ReadonlyArray<readonly [number, number]> | undefined> {
+    const [row] = (await slice().select(this.knex.raw('min(proofs.id) as lo, max(proofs.id) as hi, count(*) as n'))) as Array<{ lo: number | null; hi: number | null; n: number }>;
     if (row?.lo == null || row.hi == null) return undefined;
-    return row.hi - row.lo + 1 <= Math.max(row.n, 1) * KEY_SPAN_PER_PROOF ? [row.lo, row.hi] : undefined;
+    const wide = Math.max(row.n, 1) * KEY_SPAN_PER_PROOF;
+    if (row.hi - row.lo + 1 <= wide) return [[row.lo, row.hi]];
+    // An integer in the statement itself: integer division (a bound number may be a real).
+    const run = Math.max(Math.trunc(Number(row.n)), 1);
+    const groups = (await slice()
+      .select(this.knex.raw('min(proofs.id) as lo, max(proofs.id) as hi'))
+      .groupByRaw(`proofs.id / ${run}`)
+      .orderBy('lo')
+      .limit(MAX_KEY_RANGES * 2 + 1)) as Array<{ lo: number; hi: number }>;
+    // Neighbouring runs of one cluster are one range.
+    const ranges: Array<[number, number]> = [];
+    for (const g of groups) {
+      const last = ranges[ranges.length - 1];
+      if (last && g.lo - last[1] <= run) last[1] = g.hi;
+      else ranges.push([g.lo, g.hi]);
+    }
+    const span = ranges.reduce((sum, [lo, hi]) => sum + hi - lo + 1, 0);
+    return groups.length <= MAX_KEY_RANGES * 2 && ranges.length <= MAX_KEY_RANGES && span <= wide ? ranges : undefined;
   }
 
   /**
@@ -324,7 +403,7 @@ export class KnexProofSearch {
     key: number,
     q: Omit<ProofQuery, 'text'> & { readonly text?: string },
     from: Knex.QueryBuilder = this.knex('proofs'),
-    how: { readonly inOrder?: boolean; readonly hitRange?: readonly [number, number] } = {},
+    how: { readonly inOrder?: boolean; readonly hitRanges?: ReadonlyArray<readonly [number, number]> } = {},
   ): Knex.QueryBuilder {
     const query = from.where('proofs.wallet_id', key);
     if (q.taskId !== undefined) query.where('task_id', q.taskId);
@@ -348,9 +427,13 @@ export class KnexProofSearch {
           .where('proof_topics.topic', q.topic),
       );
     }
-    if (q.text !== undefined && how.hitRange !== undefined && indexable(q.text)) {
-      // The phrase is the substring rule itself on SQLite (see count), so the hits are the matches.
-      query.whereRaw('proofs.id in (select rowid from proofs_fts where proofs_fts match ? and rowid between ? and ?)', [ftsPhrase(q.text), ...how.hitRange]);
+    if (q.text !== undefined && how.hitRanges !== undefined && indexable(q.text)) {
+      // The phrase is the substring rule itself on SQLite (see count), so the hits are the
+      // matches. Each range is its own look-up of the index, which reads only that range of
+      // each trigram's hits.
+      const phrase = ftsPhrase(q.text);
+      const inRange = 'select rowid from proofs_fts where proofs_fts match ? and rowid between ? and ?';
+      query.whereRaw(`proofs.id in (${how.hitRanges.map(() => inRange).join(' union all ')})`, how.hitRanges.flatMap(([lo, hi]) => [phrase, lo, hi]));
     } else if (q.text !== undefined) this.whereText(query, q.text, how.inOrder);
     return query;
   }
@@ -378,10 +461,13 @@ const WIDEN = 4;
 
 /**
  * How many keys the range of a slice's proofs may span per proof for its matches to be read
- * from the trigram index's hits in that range (keyRange): a hit costs a fraction of a proof
+ * from the trigram index's hits in that range (keyRanges): a hit costs a fraction of a proof
  * read, so a range this much wider than the slice still costs less than reading the slice.
  */
 const KEY_SPAN_PER_PROOF = 16;
+
+/** How many ranges of keys, at most, a slice's matches are looked up in (keyRanges). */
+const MAX_KEY_RANGES = 8;
 
 /**
  * Hits of a needle, all wallets', per proof of the slice just tested, from which PostgreSQL's

@@ -148,8 +148,15 @@ for (const [dialect, fresh] of [
         const plans = await Promise.all(sent.map((s) => planOf(db, s)));
         for (const plan of plans) t.notRegex(plan, dialect === 'sqlite' ? /^SCAN (proofs|proof_topics)\b(?! VIRTUAL)/m : /Seq Scan/, `${label}\n${plan}`);
         if ('text' in f && dialect === 'postgres') {
-          // The wallet's key, then two slices (each a boundary and its proofs): no count, no hits.
-          t.is(sent.length, 5, `${label}\n${sent.map((s) => s.sql).join('\n')}`);
+          // The wallet's key, then two slices, each one statement (its proofs tested in order,
+          // answering the matches and the slice's last proof): no count, no hits.
+          t.is(sent.length, 3, `${label}\n${sent.map((s) => s.sql).join('\n')}`);
+          for (const [i, s] of sent.slice(1).entries()) {
+            t.regex(s.sql, /row_number\(\) over \(order by created_at_ms (asc|desc), proof_id collate "C" (asc|desc)\) as slice_row/, s.sql);
+            // The matches are taken in the slice's own order as it is read (no sort of them
+            // above it), so the statement stops once it has the page's.
+            t.regex(plans[i + 1]!, /^Limit\b.*\n\s*->\s+Subquery Scan on slice\b/, plans[i + 1]);
+          }
           t.false(sent.some((s) => /count\(|proofs_fts| as hit\b/.test(s.sql)), `${label}\n${sent.map((s) => s.sql).join('\n')}`);
         } else if ('text' in f) {
           // The wallet's key, the first slice (a boundary and its proofs, read in order), then
@@ -306,3 +313,39 @@ for (const [dialect, fresh] of [
     }
   });
 }
+
+test.serial("sqlite: a slice whose proofs were stored in two clusters far apart takes its matches from the trigram index's hits in each cluster's range of keys, none between", async (t) => {
+  const db = await sqlite.fresh();
+  // Slices of 2, 8, 32, and no count: the slices alone find the page.
+  const store = new KnexProofStore(db, { textProbe: 2, textHitsPerProbe: 0 });
+  const at = (minute: number) => new Date(Date.parse('2026-11-20T00:00:00Z') + minute * 60_000).toISOString();
+  const older: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const r = aProofRecord(WALLET_A, { createdAt: at(i), meta: { site: 'lyon' }, seed: i % 4 });
+    await store.add(r);
+    older.push(r.proofId);
+  }
+  // Another wallet's proofs, all holding the needle, take the keys between the two clusters.
+  for (let i = 0; i < 400; i++) await store.add(aProofRecord(WALLET_B, { createdAt: at(i), meta: { site: 'lyon' }, seed: 4 + (i % 4) }));
+  // The wallet's newest proofs, stored last, without the needle.
+  for (let i = 0; i < 6; i++) await store.add(aProofRecord(WALLET_A, { createdAt: at(1000 + i), meta: { site: 'paris' }, seed: i % 4 }));
+  await db.knex.raw('analyze');
+
+  let items: string[] = [];
+  const sent = await statements(db, async () => (items = (await store.search(WALLET_A, { text: 'lyon', order: 'desc', limit: 5 })).items.map((p) => p.proofId)));
+  t.deepEqual(items, [...older].reverse().slice(0, 5));
+  const twoRanges = sent.filter((s) => (s.sql.match(/proofs_fts match \? and rowid between \? and \?/g) ?? []).length === 2);
+  t.is(twoRanges.length, 1, sent.map((s) => s.sql).join('\n'));
+  const [slice] = twoRanges;
+  t.regex(slice!.sql, / union all /);
+  // The ranges (each after the phrase): the older cluster's keys, then the newer one's; the
+  // other wallet's keys lie between.
+  const b = slice!.bindings;
+  const ranges = b.flatMap((v, i) => (v === '"lyon"' ? [[Number(b[i + 1]), Number(b[i + 2])] as const] : []));
+  t.is(ranges.length, 2, JSON.stringify(b));
+  const [[lo1, hi1], [lo2, hi2]] = ranges as [readonly [number, number], readonly [number, number]];
+  t.true(lo1 >= 1 && lo1 <= hi1 && hi1 <= 10 && lo2 >= 411 && lo2 <= hi2 && hi2 <= 416, JSON.stringify(b));
+  const plan = await planOf(db, slice!);
+  t.is((plan.match(/SCAN proofs_fts VIRTUAL TABLE INDEX \d+:M\d*></g) ?? []).length, 2, plan);
+  t.notRegex(plan, /^SCAN proofs\b(?! VIRTUAL)/m, plan);
+});
