@@ -443,9 +443,12 @@ export class KnexProofSearch {
    * the lower-cased `search_text`, matched literally, wildcards included. `inOrder`: the test
    * of proofs read in the list's order, which PostgreSQL must not answer from the trigram
    * index instead (it reads every wallet's hits; `|| ''` is the same text, not indexed).
+   * Nor may it for a needle of one or two characters, which has no trigram: the index's scan
+   * for it is a scan of every entry, all wallets' (over a second at a million proofs, once
+   * a large `effective_cache_size` made the planner take that scan for cheap).
    */
   private whereText(query: Knex.QueryBuilder, text: string, inOrder = false): void {
-    const column = inOrder && this.postgres ? "(proofs.search_text || '')" : 'proofs.search_text';
+    const column = (inOrder || !indexable(text)) && this.postgres ? "(proofs.search_text || '')" : 'proofs.search_text';
     query.whereRaw(`${column} like ? escape '\\'`, [`%${escapeLike(text.toLowerCase())}%`]);
   }
 }

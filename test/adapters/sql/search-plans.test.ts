@@ -349,3 +349,22 @@ test.serial("sqlite: a slice whose proofs were stored in two clusters far apart 
   t.is((plan.match(/SCAN proofs_fts VIRTUAL TABLE INDEX \d+:M\d*></g) ?? []).length, 2, plan);
   t.notRegex(plan, /^SCAN proofs\b(?! VIRTUAL)/m, plan);
 });
+
+test.serial('postgres: a needle of one or two characters never reads the trigram index, whose scan for it would be every entry', async (t) => {
+  const db = await pg.fresh();
+  const store = await seed(db);
+  // A planner told that the index is cheap to read (as with a large effective_cache_size)
+  // must still have no trigram-index plan to choose for a needle without a trigram.
+  for (const q of [{ text: 'ly' }, { text: 'y' }, { text: 'ly', taskId: 't1' }, { text: 'ly', sort: 'robot_id' as const }]) {
+    for (const order of ['asc', 'desc'] as const) {
+      const query: ProofQuery = { ...q, order, limit: 5 };
+      const sent = await statements(db, () => store.search(WALLET_A, query));
+      sent.push(...(await statements(db, () => store.count(WALLET_A, query, 10_001))));
+      for (const s of sent) {
+        // The needle is tested on an expression the index is not built on, so no plan can use it.
+        t.notRegex(s.sql, /(?<!\()proofs\.search_text like/, s.sql);
+        t.notRegex(await planOf(db, s), /proofs_search_text_trgm/, `${JSON.stringify(query)}\n${s.sql}`);
+      }
+    }
+  }
+});
