@@ -444,8 +444,9 @@ export class KnexProofSearch {
    * of proofs read in the list's order, which PostgreSQL must not answer from the trigram
    * index instead (it reads every wallet's hits; `|| ''` is the same text, not indexed).
    * Nor may it for a needle of one or two characters, which has no trigram: the index's scan
-   * for it is a scan of every entry, all wallets' (over a second at a million proofs, once
-   * a large `effective_cache_size` made the planner take that scan for cheap).
+   * for it is a scan of every entry, all wallets', and the planner's estimate of such a
+   * needle's hits moves with each ANALYZE's sample (at ten million proofs, 1,001 estimated
+   * for 1.7 million: that scan, 13.3 s a page).
    */
   private whereText(query: Knex.QueryBuilder, text: string, inOrder = false): void {
     const column = (inOrder || !indexable(text)) && this.postgres ? "(proofs.search_text || '')" : 'proofs.search_text';
