@@ -181,16 +181,15 @@ export class KnexProofSearch {
   ): Promise<Record<string, unknown> | undefined> {
     const { columns } = at;
     const boundary = (await listPast().select(this.knex.raw(columns.map((c) => c.select).join(', '))).offset(probe - 1).limit(1))[0] as Record<string, unknown> | undefined;
-    // The slice's proofs, as a range of the list's index (to its boundary, or to the list's end).
-    const inSlice = () => {
-      const list = listPast().clearOrder();
-      return boundary ? list.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value)) : list;
-    };
+    // The slice ends at its boundary, or with the list.
+    const toBoundary = (query: Knex.QueryBuilder) => (boundary ? query.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value)) : query);
+    // The slice's proofs, as a range of the list's index.
+    const inSlice = () => toBoundary(listPast().clearOrder());
     const hitRanges = at.text && probe > this.textProbe ? await this.keyRanges(inSlice) : undefined;
     const slice = this.filtered(key, q, undefined, { inOrder: true, hitRanges }).select([...SUMMARY_COLUMNS]);
     at.segment.where?.(slice);
     if (at.end) slice.whereRaw(`${at.position} ${at.past} ${at.marks}`, at.end);
-    if (boundary) slice.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value));
+    toBoundary(slice);
     found.push(...((await slice.orderByRaw(at.segment.orderBy).limit(need)) as SummaryRow[]));
     return boundary;
   }
@@ -204,22 +203,11 @@ export class KnexProofSearch {
    * Undefined when the list ends within the slice.
    */
   private async testedSlice(list: Knex.QueryBuilder, q: ProofQuery, orderBy: string, probe: number, need: number, found: SummaryRow[]): Promise<Record<string, unknown> | undefined> {
-    const tests: string[] = [];
-    const bindings: Knex.Value[] = [];
-    if (q.topic !== undefined) {
-      // OFFSET 0 keeps PostgreSQL from turning the test into a join that reads every proof of the topic.
-      tests.push(
-        'exists (select 1 from proof_topics where proof_topics.wallet_id = proofs.wallet_id and proof_topics.topic = ? and proof_topics.created_at_ms = proofs.created_at_ms and proof_topics.proof_pk = proofs.id offset 0)',
-      );
-      bindings.push(q.topic);
-    }
-    if (q.text !== undefined) {
-      // Not answered from the trigram index (it reads every wallet's hits): `|| ''` is the same text, not indexed.
-      tests.push("(proofs.search_text || '') like ? escape '\\'");
-      bindings.push(`%${escapeLike(q.text.toLowerCase())}%`);
-    }
+    // The same tests as a slice's on SQLite, as a column instead of a filter.
+    const tests = [...(q.topic !== undefined ? [topicTestInOrder(q.topic)] : []), ...(q.text !== undefined ? [this.textTest(q.text, true)] : [])];
+    const bindings = tests.flatMap(([, b]) => b);
     const slice = list
-      .select([...SUMMARY_COLUMNS.map((c) => `proofs.${c}`), this.knex.raw(`(${tests.join(' and ')}) as slice_hit`, bindings), this.knex.raw(`row_number() over (order by ${orderBy}) as slice_row`)])
+      .select([...SUMMARY_COLUMNS.map((c) => `proofs.${c}`), this.knex.raw(`(${tests.map(([sql]) => sql).join(' and ')}) as slice_hit`, bindings), this.knex.raw(`row_number() over (order by ${orderBy}) as slice_row`)])
       .limit(probe);
     const rows = (await this.knex.from(slice.as('slice')).select('*').whereRaw('slice_hit or slice_row = ?', [probe]).orderByRaw(orderBy).limit(need + 1)) as Array<SummaryRow & { slice_hit: boolean; slice_row: number | string }>;
     let taken = 0;
@@ -413,12 +401,8 @@ export class KnexProofSearch {
     if (q.createdAfterMs !== undefined) query.where('created_at_ms', '>=', q.createdAfterMs);
     if (q.createdBeforeMs !== undefined) query.where('created_at_ms', '<', q.createdBeforeMs);
     if (q.topic !== undefined && how.inOrder && this.postgres) {
-      // Tested proof by proof in the list's order: OFFSET 0 keeps PostgreSQL from turning the
-      // test into a join that reads every proof of the topic when it misjudges a slice's size.
-      query.whereRaw(
-        'exists (select 1 from proof_topics where proof_topics.wallet_id = proofs.wallet_id and proof_topics.topic = ? and proof_topics.created_at_ms = proofs.created_at_ms and proof_topics.proof_pk = proofs.id offset 0)',
-        [q.topic],
-      );
+      // Tested proof by proof in the list's order.
+      query.whereRaw(...topicTestInOrder(q.topic));
     } else if (q.topic !== undefined) {
       query.whereExists(
         this.knex('proof_topics')
@@ -434,7 +418,7 @@ export class KnexProofSearch {
       const phrase = ftsPhrase(q.text);
       const inRange = 'select rowid from proofs_fts where proofs_fts match ? and rowid between ? and ?';
       query.whereRaw(`proofs.id in (${how.hitRanges.map(() => inRange).join(' union all ')})`, how.hitRanges.flatMap(([lo, hi]) => [phrase, lo, hi]));
-    } else if (q.text !== undefined) this.whereText(query, q.text, how.inOrder);
+    } else if (q.text !== undefined) query.whereRaw(...this.textTest(q.text, how.inOrder));
     return query;
   }
 
@@ -448,9 +432,9 @@ export class KnexProofSearch {
    * needle's hits moves with each ANALYZE's sample (at ten million proofs, 1,001 estimated
    * for 1.7 million: that scan, 13.3 s a page).
    */
-  private whereText(query: Knex.QueryBuilder, text: string, inOrder = false): void {
+  private textTest(text: string, inOrder = false): [string, Knex.Value[]] {
     const column = (inOrder || !indexable(text)) && this.postgres ? "(proofs.search_text || '')" : 'proofs.search_text';
-    query.whereRaw(`${column} like ? escape '\\'`, [`%${escapeLike(text.toLowerCase())}%`]);
+    return [`${column} like ? escape '\\'`, [`%${escapeLike(text.toLowerCase())}%`]];
   }
 }
 
@@ -515,6 +499,18 @@ const TEXT_HITS_PER_PROBE = 0.25;
  */
 function byTopicAlone(q: ProofQuery, sort: ProofSortField): boolean {
   return sort === 'created_at' && q.topic !== undefined && [q.taskId, q.robotId, q.runId, q.signerPublicKeyB64, q.text].every((v) => v === undefined);
+}
+
+/**
+ * PostgreSQL's test of a proof read in the list's order for a topic: OFFSET 0 keeps it a test
+ * of each proof (a subplan), not a join that reads every proof of the topic when the planner
+ * misjudges a slice's size.
+ */
+function topicTestInOrder(topic: string): [string, Knex.Value[]] {
+  return [
+    'exists (select 1 from proof_topics where proof_topics.wallet_id = proofs.wallet_id and proof_topics.topic = ? and proof_topics.created_at_ms = proofs.created_at_ms and proof_topics.proof_pk = proofs.id offset 0)',
+    [topic],
+  ];
 }
 
 /** A trigram index can serve a needle of three characters or more. */
