@@ -20,7 +20,8 @@ import { authHeaders } from '../test/support/test-authenticator.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { fleetProof } from './fleet-proofs.js';
 import { load } from './http-load.js';
-import { BIG, DAY, END_MS } from './scale-data.js';
+import { BIG, DAY, END_MS, scaleRecord } from './scale-data.js';
+import { toRow } from '../src/adapters/sql/proof-rows.js';
 import { ScaleLoader } from './scale-load.js';
 
 /**
@@ -56,6 +57,10 @@ import { ScaleLoader } from './scale-load.js';
  * SCALE_ROUTES: a regular expression; only the routes whose label it finds are measured, and
  * the submission rates are not (to compare a few routes before and after a change).
  * SCALE_DEFER, SCALE_REMIGRATE: which migrations are timed over the loaded rows (see beforeLoad).
+ * SCALE_GAP=N: after the routes, N proofs for the big wallet, newer than all and holding none
+ * of the data's words or topics (a fleet's proofs after a site went quiet), are written
+ * through the batch writer, and the text and topic searches are measured again: a
+ * newest-first search walks past them before its first match.
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
 const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
@@ -66,6 +71,7 @@ const KEEP = process.env.SCALE_KEEP === '1';
 const RATE_ROUNDS = 3;
 const ROUTES = process.env.SCALE_ROUTES === undefined ? undefined : new RegExp(process.env.SCALE_ROUTES);
 const RATE_CONNECTIONS = 16;
+const GAP = Number(process.env.SCALE_GAP ?? 0);
 
 interface Target {
   readonly dialect: 'sqlite' | 'postgres';
@@ -214,6 +220,7 @@ function routes(sample: readonly ProofRecord[], logSize: number) {
       [`search topic in 0.1%${o}`, search({ order, topic: 'alarm/estop' })],
       [`search topic absent from the wallet${o}`, search({ order, topic: 'absent/topic' })],
       [`search text, common word${o}`, search({ order, text: 'lyon' })],
+      [`search text, word in half the proofs${o}`, search({ order, text: 'night' })],
       [`search text, rare word${o}`, search({ order, text: 'quasar' })],
       [`search text, absent word${o}`, search({ order, text: 'zzyzx' })],
       [`search text, 2 characters${o}`, search({ order, text: 'ly' })],
@@ -361,12 +368,19 @@ async function bench(dialects: ReadonlyArray<'sqlite' | 'postgres'>): Promise<vo
 }
 
 async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader): Promise<void> {
-  const run = { dialect, empty: await prepare(dialect, 'empty'), big: await prepare(dialect, 'big'), migrated: false };
+  // SCALE_RESUME: the big database (file or schema) of a load that was interrupted, loaded on from where it stopped.
+  const resumed = process.env.SCALE_RESUME === undefined ? undefined : await attach(dialect, process.env.SCALE_RESUME);
+  const run = { dialect, empty: await prepare(dialect, 'empty'), big: resumed ?? (await prepare(dialect, 'big')), migrated: false };
   try {
     console.log(`${dialect}: migrations on an empty database (ms): ${JSON.stringify(await migrateTimed(run.empty.db, migrations))}`);
-    await migrateTimed(run.big.db, beforeLoad);
     const sample: ProofRecord[] = [];
     let loaded = 0;
+    if (resumed) {
+      // The loader writes the proofs in order, a batch a statement, so the count is where it stopped.
+      loaded = await proofCount(resumed.db);
+      sample.push(...(await sampleOf(resumed.db)));
+      console.log(`resuming the load of ${process.env.SCALE_RESUME} at ${loaded.toLocaleString('en')} proofs`);
+    } else await migrateTimed(run.big.db, beforeLoad);
     const total = Math.max(...SIZES);
     for (const size of SIZES) {
       const vacuuming = await vacuumsUpdatedTables(run.big);
@@ -432,6 +446,16 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
       const figures = await measure(l.server, BIG, request);
       console.log(`| ${label} | ${figures.p50} | ${figures.p99} |`);
     }
+    if (GAP > 0) {
+      const t0 = performance.now();
+      await writeGap(big.writer, GAP);
+      console.log(`\n${GAP.toLocaleString('en')} newest proofs for the big wallet, without the data's words or topics, written in ${Math.round(performance.now() - t0)} ms`);
+      console.log(`\n| search past ${GAP.toLocaleString('en')} newest proofs without its word or topic | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
+      for (const [label, request] of routes(sample, published).filter(([label]) => /^search (text|task \+ text|topic|offset 0, (rare )?text)/.test(label) && (ROUTES === undefined || ROUTES.test(label)))) {
+        const figures = await measure(l.server, BIG, request);
+        console.log(`| ${label} | ${figures.p50} | ${figures.p99} |`);
+      }
+    }
     if (ROUTES === undefined) {
       const rate = await submissionRates(e.server, l.server);
       console.log(`\nsubmissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
@@ -439,6 +463,14 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
   } finally {
     await e.server.stop();
     await l.server.stop();
+  }
+}
+
+/** `n` of the bench fleet's proofs for the big wallet, through the store's batch writer. */
+async function writeGap(writer: ProofWriter, n: number): Promise<void> {
+  for (let done = 0; done < n; done += 400) {
+    const records = Array.from({ length: Math.min(400, n - done) }, () => scaleRecord({ wallet: BIG, envelope: fleetProof('gap') }));
+    await writer.write(records.map((r) => ({ row: toRow(r), topics: r.topics })));
   }
 }
 
@@ -455,6 +487,22 @@ async function attach(dialect: 'sqlite' | 'postgres', where: string): Promise<Ta
   return { dialect, url: url.toString(), db, schema: where, writer: new PostgresProofWriter(db.knex), drop: () => db.close() };
 }
 
+async function proofCount(db: Database): Promise<number> {
+  const [{ n }] = (await db.knex('proofs').count({ n: '*' })) as [{ n: number | string }];
+  return Number(n);
+}
+
+/** The latency routes' sample of a loaded database: proofs of the big wallet, spread over the load. */
+async function sampleOf(db: Database): Promise<ProofRecord[]> {
+  const rows = (await db.knex('proofs').select('proof_id', 'created_at_ms', 'signer_public_key_b64', 'run_id').where('wallet', BIG).whereRaw('id % 997 = 0').orderBy('created_at_ms')) as Array<{
+    proof_id: string;
+    created_at_ms: number | string;
+    signer_public_key_b64: string;
+    run_id: string | null;
+  }>;
+  return rows.map((r) => ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord);
+}
+
 /** The names of the migrations a database has applied. */
 async function appliedNames(db: Database): Promise<Set<string>> {
   return new Set(((await db.knex('knex_migrations').select('name')) as Array<{ name: string }>).map((r) => r.name));
@@ -466,10 +514,8 @@ async function measureExisting(): Promise<void> {
     const big = await attach(dialect, process.env[env[0]!]!);
     const empty = await attach(dialect, process.env[env[1]!]!);
     try {
-      const [{ n }] = (await big.db.knex('proofs').count({ n: '*' })) as [{ n: number | string }];
-      const size = Number(n);
-      const rows = (await big.db.knex('proofs').select('proof_id', 'created_at_ms', 'signer_public_key_b64', 'run_id').where('wallet', BIG).whereRaw('id % 997 = 0').orderBy('created_at_ms')) as Array<{ proof_id: string; created_at_ms: number | string; signer_public_key_b64: string; run_id: string | null }>;
-      const sample = rows.map((r) => ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord);
+      const size = await proofCount(big.db);
+      const sample = await sampleOf(big.db);
       // Whatever migrations the loading code lacked are applied and timed here.
       const applied = await appliedNames(big.db);
       const log = await integrateLog(big);
