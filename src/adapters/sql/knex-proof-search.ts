@@ -184,8 +184,8 @@ export class KnexProofSearch {
     // The slice ends at its boundary, or with the list.
     const toBoundary = (query: Knex.QueryBuilder) => (boundary ? query.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value)) : query);
     // The keys of the slice's proofs: its first `probe` entries of the list's index, read in
-    // order (a range bounded by the two positions instead compares each entry with both:
-    // half as fast). A list not read in its index's order (`+`, sortsByIndex) is sorted for
+    // order (a range bounded by the two positions instead compares each entry with both,
+    // which was slower). A list not read in its index's order (`+`, sortsByIndex) is sorted for
     // its boundary already; its range is not sorted again.
     const inOrder = !at.segment.orderBy.startsWith('+');
     const keys = () => this.knex.from((inOrder ? listPast().limit(probe) : toBoundary(listPast().clearOrder())).select(this.knex.raw('proofs.id as id')).as('slice_keys'));
