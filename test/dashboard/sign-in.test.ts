@@ -58,8 +58,11 @@ test.serial('a declined request, a wallet that signs other text, and a balance b
   await registry.fund(wallet.address, '10');
   const w = await openPage(chrome.browser, registry.url, { wallet, walletName: 'Test Wallet' });
   await w.page.goto(dashboard());
+  // The sign-in screen renders once the page has read its settings: count only after it shows.
+  const walletButton = w.page.getByRole('button', { name: 'Test Wallet' });
+  await walletButton.waitFor();
   t.is(await w.page.locator('.dev-wallet').count(), 1);
-  const pick = () => w.page.getByRole('button', { name: 'Test Wallet' }).click();
+  const pick = () => walletButton.click();
 
   w.walletBehaves('reject');
   await pick();
