@@ -61,6 +61,8 @@ import { ScaleLoader } from './scale-load.js';
  * of the data's words or topics (a fleet's proofs after a site went quiet), are written
  * through the batch writer, and the text and topic searches are measured again: a
  * newest-first search walks past them before its first match.
+ * SCALE_RATES_ONLY=1 measures the submission rates and not the routes; SCALE_RATE_ROUNDS sets
+ * their rounds (default 3).
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
 const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
@@ -68,7 +70,8 @@ const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 100);
 const WARMUP = 10;
 const RATE_SLICE_S = Number(process.env.SCALE_RATE_S ?? 5);
 const KEEP = process.env.SCALE_KEEP === '1';
-const RATE_ROUNDS = 3;
+const RATE_ROUNDS = Number(process.env.SCALE_RATE_ROUNDS ?? 3);
+const RATES_ONLY = process.env.SCALE_RATES_ONLY === '1';
 const ROUTES = process.env.SCALE_ROUTES === undefined ? undefined : new RegExp(process.env.SCALE_ROUTES);
 const RATE_CONNECTIONS = 16;
 const GAP = Number(process.env.SCALE_GAP ?? 0);
@@ -254,17 +257,44 @@ function routes(sample: readonly ProofRecord[], logSize: number) {
   return list;
 }
 
-/** Submission rate over HTTP, the empty database and the loaded one in turns. */
-async function submissionRates(empty: ChildServer, loaded: ChildServer): Promise<{ empty: number; loaded: number; ratio: number; emptyP99: number; loadedP99: number }> {
+/** PostgreSQL's WAL counters (the whole server's) and its checkpoints so far; null on SQLite. */
+async function walCounters(t: Target): Promise<{ records: number; fpi: number; bytes: number; checkpoints: number; vacuuming: string } | null> {
+  if (t.dialect !== 'postgres') return null;
+  const { rows } = (await t.db.knex.raw(
+    `select w.wal_records as records, w.wal_fpi as fpi, w.wal_bytes as bytes, b.checkpoints_timed + b.checkpoints_req as checkpoints,
+       (select string_agg(p.relid::regclass::text || ' ' || p.phase, ', ') from pg_stat_progress_vacuum p) as vacuuming
+     from pg_stat_wal w, pg_stat_bgwriter b`,
+  )) as { rows: Array<Record<'records' | 'fpi' | 'bytes' | 'checkpoints', string | number> & { vacuuming: string | null }> };
+  const r = rows[0]!;
+  return { records: Number(r.records), fpi: Number(r.fpi), bytes: Number(r.bytes), checkpoints: Number(r.checkpoints), vacuuming: r.vacuuming ?? '' };
+}
+
+/**
+ * Submission rate over HTTP, the empty database and the loaded one in turns. On PostgreSQL
+ * each slice also prints the WAL it wrote a proof (the server's counters, so whatever else
+ * wrote meanwhile counts too) and the checkpoints that began during it: a B-tree page's
+ * first change after a checkpoint writes the whole page to the WAL (a full-page image).
+ */
+async function submissionRates(empty: ChildServer, loaded: ChildServer, db: Target): Promise<{ empty: number; loaded: number; ratio: number; emptyP99: number; loadedP99: number }> {
   const bodies = (n: number) => Array.from({ length: n }, () => JSON.stringify({ envelope: fleetProof('scale') }));
   const rates = { empty: [] as number[], loaded: [] as number[], emptyP99: [] as number[], loadedP99: [] as number[] };
   for (let round = 0; round < RATE_ROUNDS; round++) {
     const order: Array<['empty' | 'loaded', ChildServer]> = round % 2 === 0 ? [['empty', empty], ['loaded', loaded]] : [['loaded', loaded], ['empty', empty]];
     for (const [name, server] of order) {
+      const before = await walCounters(db);
       const figures = await load({ url: server.url, path: '/v1/proofs', headers: authHeaders(BIG), bodies: bodies(RATE_SLICE_S * 6_000), connections: RATE_CONNECTIONS, durationS: RATE_SLICE_S });
       if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`${name}: ${figures.non2xx} non-2xx and ${figures.errors} errors`);
       rates[name].push(figures.requestsPerSec);
       rates[`${name}P99`].push(figures.p99Ms);
+      const after = await walCounters(db);
+      if (before && after) {
+        const n = Math.max(1, Math.round(figures.requestsPerSec * RATE_SLICE_S));
+        console.log(
+          `  round ${round + 1}, ${name}: ${Math.round(figures.requestsPerSec)}/s, p99 ${figures.p99Ms} ms; WAL a proof ${Math.round((after.bytes - before.bytes) / n).toLocaleString('en')} bytes, ` +
+            `${((after.records - before.records) / n).toFixed(1)} records, ${((after.fpi - before.fpi) / n).toFixed(2)} full-page images; checkpoints begun ${after.checkpoints - before.checkpoints}` +
+            (before.vacuuming || after.vacuuming ? `; vacuum running: ${before.vacuuming || '-'} → ${after.vacuuming || '-'}` : ''),
+        );
+      }
     }
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -442,8 +472,8 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
     // data's words or topics, and a newest-first search would walk past them first.
     const published = await publishedSize(l.server, leaves);
     console.log(`\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs; log of ${published.toLocaleString('en')} leaves) | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
-    await measureRoutes(l.server, routes(sample, published));
-    if (GAP > 0) {
+    if (!RATES_ONLY) await measureRoutes(l.server, routes(sample, published));
+    if (GAP > 0 && !RATES_ONLY) {
       const t0 = performance.now();
       await writeGap(big.writer, GAP);
       console.log(`\n${GAP.toLocaleString('en')} newest proofs for the big wallet, without the data's words or topics, written in ${Math.round(performance.now() - t0)} ms`);
@@ -451,7 +481,7 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
       await measureRoutes(l.server, routes(sample, published).filter(([label]) => /^search (text|task \+ text|topic|offset 0, (rare )?text)/.test(label)));
     }
     if (ROUTES === undefined) {
-      const rate = await submissionRates(e.server, l.server);
+      const rate = await submissionRates(e.server, l.server, big);
       console.log(`\nsubmissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
     }
   } finally {
