@@ -62,7 +62,8 @@ import { ScaleLoader } from './scale-load.js';
  * through the batch writer, and the text and topic searches are measured again: a
  * newest-first search walks past them before its first match.
  * SCALE_RATES_ONLY=1 measures the submission rates and not the routes; SCALE_RATE_ROUNDS sets
- * their rounds (default 3).
+ * their rounds (default 3). SCALE_SUSTAINED_S=N measures them instead with each server alone
+ * for N seconds from a checkpoint (sustainedRates).
  */
 const SIZES = (process.env.SCALE_SIZES ?? '1000000,10000000').split(',').map(Number);
 const DIALECTS = (process.env.SCALE_DATABASES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
@@ -75,6 +76,8 @@ const RATES_ONLY = process.env.SCALE_RATES_ONLY === '1';
 const ROUTES = process.env.SCALE_ROUTES === undefined ? undefined : new RegExp(process.env.SCALE_ROUTES);
 const RATE_CONNECTIONS = 16;
 const GAP = Number(process.env.SCALE_GAP ?? 0);
+const SUSTAINED_S = Number(process.env.SCALE_SUSTAINED_S ?? 0);
+const SUSTAINED_SLICE_S = 30;
 
 interface Target {
   readonly dialect: 'sqlite' | 'postgres';
@@ -304,6 +307,33 @@ async function submissionRates(empty: ChildServer, loaded: ChildServer, db: Targ
 }
 
 /**
+ * SCALE_SUSTAINED_S: each server alone at its maximum rate for that long, the loaded one
+ * first, each from a checkpoint of its own (PostgreSQL), in slices of 30 s. The slices' WAL
+ * shows the full-page images of the first changes to each B-tree page after the checkpoint
+ * die away as the pages are written again: the rate of a whole checkpoint cycle, which the
+ * short rounds of submissionRates (at whatever point of the cycle they fall) do not give.
+ */
+async function sustainedRates(empty: ChildServer, loaded: ChildServer, emptyDb: Target, loadedDb: Target): Promise<{ empty: number; loaded: number; ratio: number }> {
+  const totals = { empty: 0, loaded: 0 };
+  for (const [name, server, db] of [['loaded', loaded, loadedDb], ['empty', empty, emptyDb]] as const) {
+    if (db.dialect === 'postgres') await db.db.knex.raw('checkpoint');
+    let proofs = 0;
+    for (let elapsed = 0; elapsed < SUSTAINED_S; elapsed += SUSTAINED_SLICE_S) {
+      const before = await walCounters(db);
+      const figures = await load({ url: server.url, path: '/v1/proofs', headers: authHeaders(BIG), bodies: Array.from({ length: SUSTAINED_SLICE_S * 2_500 }, () => JSON.stringify({ envelope: fleetProof('scale') })), connections: RATE_CONNECTIONS, durationS: SUSTAINED_SLICE_S });
+      if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`${name}: ${figures.non2xx} non-2xx and ${figures.errors} errors`);
+      const after = await walCounters(db);
+      const n = Math.max(1, Math.round(figures.requestsPerSec * SUSTAINED_SLICE_S));
+      proofs += n;
+      const wal = before && after ? `; WAL a proof ${Math.round((after.bytes - before.bytes) / n).toLocaleString('en')} bytes, ${((after.fpi - before.fpi) / n).toFixed(2)} full-page images; checkpoints begun ${after.checkpoints - before.checkpoints}` : '';
+      console.log(`  ${name}, ${elapsed}–${elapsed + SUSTAINED_SLICE_S} s: ${Math.round(figures.requestsPerSec)}/s, p99 ${figures.p99Ms} ms${wal}`);
+    }
+    totals[name] = proofs / SUSTAINED_S;
+  }
+  return { empty: Math.round(totals.empty), loaded: Math.round(totals.loaded), ratio: Math.round((totals.loaded / totals.empty) * 100) / 100 };
+}
+
+/**
  * Integrates the leaves the writers sequenced into the log's tiles, through the log's own use
  * case (what the service's upkeep does, 65,536 leaves a step), so that inclusion proofs exist
  * at every size; the service then only signs a checkpoint. Answers the time it took.
@@ -480,7 +510,10 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
       console.log(`\n| search past ${GAP.toLocaleString('en')} newest proofs without its word or topic | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
       await measureRoutes(l.server, routes(sample, published).filter(([label]) => /^search (text|task \+ text|topic|offset 0, (rare )?text)/.test(label)));
     }
-    if (ROUTES === undefined) {
+    if (ROUTES === undefined && SUSTAINED_S > 0) {
+      const rate = await sustainedRates(e.server, l.server, empty, big);
+      console.log(`\nsubmissions over HTTP for ${SUSTAINED_S} s each from a checkpoint (${RATE_CONNECTIONS} connections): empty ${rate.empty}/s, loaded ${rate.loaded}/s: ratio ${rate.ratio}`);
+    } else if (ROUTES === undefined) {
       const rate = await submissionRates(e.server, l.server, big);
       console.log(`\nsubmissions over HTTP (${RATE_CONNECTIONS} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
     }
