@@ -260,11 +260,16 @@ function routes(sample: readonly ProofRecord[], logSize: number) {
   return list;
 }
 
-/** PostgreSQL's WAL counters (the whole server's) and its checkpoints so far; null on SQLite. */
+/**
+ * PostgreSQL's WAL position and counters (the whole server's) and its checkpoints so far; null
+ * on SQLite. `bytes` is the WAL position, exact; records and full-page images come from
+ * pg_stat_wal, which a busy backend reports about once a second and an idle one up to 10 s
+ * late (PostgreSQL 15), so a short slice's last images may count in the next slice.
+ */
 async function walCounters(t: Target): Promise<{ records: number; fpi: number; bytes: number; checkpoints: number; vacuuming: string } | null> {
   if (t.dialect !== 'postgres') return null;
   const { rows } = (await t.db.knex.raw(
-    `select w.wal_records as records, w.wal_fpi as fpi, w.wal_bytes as bytes, b.checkpoints_timed + b.checkpoints_req as checkpoints,
+    `select w.wal_records as records, w.wal_fpi as fpi, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') as bytes, b.checkpoints_timed + b.checkpoints_req as checkpoints,
        (select string_agg(p.relid::regclass::text || ' ' || p.phase, ', ') from pg_stat_progress_vacuum p) as vacuuming
      from pg_stat_wal w, pg_stat_bgwriter b`,
   )) as { rows: Array<Record<'records' | 'fpi' | 'bytes' | 'checkpoints', string | number> & { vacuuming: string | null }> };
@@ -273,31 +278,38 @@ async function walCounters(t: Target): Promise<{ records: number; fpi: number; b
 }
 
 /**
- * Submission rate over HTTP, the empty database and the loaded one in turns. On PostgreSQL
- * each slice also prints the WAL it wrote a proof (the server's counters, so whatever else
- * wrote meanwhile counts too) and the checkpoints that began during it: a B-tree page's
- * first change after a checkpoint writes the whole page to the WAL (a full-page image).
+ * One slice of submissions at the maximum rate, fresh proofs for the big wallet, printed as a
+ * line. On PostgreSQL the line also gives the WAL the slice wrote a proof (the server's
+ * counters, so whatever else wrote meanwhile counts too), the checkpoints that began during
+ * it and any vacuum under way: a B-tree page's first change after a checkpoint writes the
+ * whole page to the WAL (a full-page image).
  */
+async function rateSlice(label: string, server: ChildServer, db: Target, seconds: number, bodiesPerSecond: number): Promise<{ requestsPerSec: number; p99Ms: number; proofs: number }> {
+  const bodies = Array.from({ length: seconds * bodiesPerSecond }, () => JSON.stringify({ envelope: fleetProof('scale') }));
+  const before = await walCounters(db);
+  const figures = await load({ url: server.url, path: '/v1/proofs', headers: authHeaders(BIG), bodies, connections: RATE_CONNECTIONS, durationS: seconds });
+  if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`${label}: ${figures.non2xx} non-2xx and ${figures.errors} errors`);
+  const after = await walCounters(db);
+  const proofs = Math.max(1, Math.round(figures.requestsPerSec * seconds));
+  const wal =
+    before && after
+      ? `; WAL a proof ${Math.round((after.bytes - before.bytes) / proofs).toLocaleString('en')} bytes, ${((after.records - before.records) / proofs).toFixed(1)} records, ` +
+        `${((after.fpi - before.fpi) / proofs).toFixed(2)} full-page images; checkpoints begun ${after.checkpoints - before.checkpoints}` +
+        (before.vacuuming || after.vacuuming ? `; vacuum running: ${before.vacuuming || '-'} → ${after.vacuuming || '-'}` : '')
+      : '';
+  console.log(`  ${label}: ${Math.round(figures.requestsPerSec)}/s, p99 ${figures.p99Ms} ms${wal}`);
+  return { requestsPerSec: figures.requestsPerSec, p99Ms: figures.p99Ms, proofs };
+}
+
+/** Submission rate over HTTP, the empty database and the loaded one in turns, in short rounds. */
 async function submissionRates(empty: ChildServer, loaded: ChildServer, db: Target): Promise<{ empty: number; loaded: number; ratio: number; emptyP99: number; loadedP99: number }> {
-  const bodies = (n: number) => Array.from({ length: n }, () => JSON.stringify({ envelope: fleetProof('scale') }));
   const rates = { empty: [] as number[], loaded: [] as number[], emptyP99: [] as number[], loadedP99: [] as number[] };
   for (let round = 0; round < RATE_ROUNDS; round++) {
     const order: Array<['empty' | 'loaded', ChildServer]> = round % 2 === 0 ? [['empty', empty], ['loaded', loaded]] : [['loaded', loaded], ['empty', empty]];
     for (const [name, server] of order) {
-      const before = await walCounters(db);
-      const figures = await load({ url: server.url, path: '/v1/proofs', headers: authHeaders(BIG), bodies: bodies(RATE_SLICE_S * 6_000), connections: RATE_CONNECTIONS, durationS: RATE_SLICE_S });
-      if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`${name}: ${figures.non2xx} non-2xx and ${figures.errors} errors`);
+      const figures = await rateSlice(`round ${round + 1}, ${name}`, server, db, RATE_SLICE_S, 6_000);
       rates[name].push(figures.requestsPerSec);
       rates[`${name}P99`].push(figures.p99Ms);
-      const after = await walCounters(db);
-      if (before && after) {
-        const n = Math.max(1, Math.round(figures.requestsPerSec * RATE_SLICE_S));
-        console.log(
-          `  round ${round + 1}, ${name}: ${Math.round(figures.requestsPerSec)}/s, p99 ${figures.p99Ms} ms; WAL a proof ${Math.round((after.bytes - before.bytes) / n).toLocaleString('en')} bytes, ` +
-            `${((after.records - before.records) / n).toFixed(1)} records, ${((after.fpi - before.fpi) / n).toFixed(2)} full-page images; checkpoints begun ${after.checkpoints - before.checkpoints}` +
-            (before.vacuuming || after.vacuuming ? `; vacuum running: ${before.vacuuming || '-'} → ${after.vacuuming || '-'}` : ''),
-        );
-      }
     }
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -319,14 +331,7 @@ async function sustainedRates(empty: ChildServer, loaded: ChildServer, emptyDb: 
     if (db.dialect === 'postgres') await db.db.knex.raw('checkpoint');
     let proofs = 0;
     for (let elapsed = 0; elapsed < SUSTAINED_S; elapsed += SUSTAINED_SLICE_S) {
-      const before = await walCounters(db);
-      const figures = await load({ url: server.url, path: '/v1/proofs', headers: authHeaders(BIG), bodies: Array.from({ length: SUSTAINED_SLICE_S * 2_500 }, () => JSON.stringify({ envelope: fleetProof('scale') })), connections: RATE_CONNECTIONS, durationS: SUSTAINED_SLICE_S });
-      if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`${name}: ${figures.non2xx} non-2xx and ${figures.errors} errors`);
-      const after = await walCounters(db);
-      const n = Math.max(1, Math.round(figures.requestsPerSec * SUSTAINED_SLICE_S));
-      proofs += n;
-      const wal = before && after ? `; WAL a proof ${Math.round((after.bytes - before.bytes) / n).toLocaleString('en')} bytes, ${((after.fpi - before.fpi) / n).toFixed(2)} full-page images; checkpoints begun ${after.checkpoints - before.checkpoints}` : '';
-      console.log(`  ${name}, ${elapsed}–${elapsed + SUSTAINED_SLICE_S} s: ${Math.round(figures.requestsPerSec)}/s, p99 ${figures.p99Ms} ms${wal}`);
+      proofs += (await rateSlice(`${name}, ${elapsed}–${elapsed + SUSTAINED_SLICE_S} s`, server, db, SUSTAINED_SLICE_S, 2_500)).proofs;
     }
     totals[name] = proofs / SUSTAINED_S;
   }
