@@ -1,7 +1,7 @@
 import { isWalletAddress } from './domain/identity/wallet-address.js';
 
 /**
- * Service configuration from environment variables (README.md, "Configuration"). Every
+ * Service configuration from environment variables (docs/configuration.md). Every
  * value is validated at start; a bad one stops the service with a message naming it.
  */
 export interface Config {
