@@ -11,13 +11,15 @@
 import { loadavg } from 'node:os';
 import { CanonicalJson } from '../src/domain/protocol/canonical.js';
 import { parseRfc3339 } from '../src/domain/protocol/datetime.js';
-import { decodeBase64Strict } from '../src/domain/protocol/encoding.js';
+import { bytesToHex, decodeBase64Strict, hexToBytes } from '../src/domain/protocol/encoding.js';
 import type { ProofEnvelope } from '../src/domain/protocol/envelope.js';
 import { DEFAULT_LIMITS, jsonDepth } from '../src/domain/protocol/limits.js';
 import {
   legacyCanonicalPayloadText,
   legacyCanonicalText,
+  legacyBytesToHex,
   legacyDecodeBase64Strict,
+  legacyHexToBytes,
   legacyJsonDepth,
   legacyParseRfc3339,
 } from '../test/domain/protocol/legacy-helpers.js';
@@ -153,6 +155,12 @@ const rows: Row[] = [
     name: `jsonDepth(envelope, ${DEFAULT_LIMITS.maxDepth})`,
     old: (e) => legacyJsonDepth(e, DEFAULT_LIMITS.maxDepth),
     new: (e) => jsonDepth(e, DEFAULT_LIMITS.maxDepth),
+  },
+  {
+    // Not on the verify path: API keys' hashes, proof ids and log leaves, on the request path.
+    name: 'hexToBytes, bytesToHex of payload_hash †',
+    old: (e) => legacyBytesToHex(legacyHexToBytes(e.payload.payload_hash)!),
+    new: (e) => bytesToHex(hexToBytes(e.payload.payload_hash)!),
   },
   { name: 'jsonDepth(envelope) (no cap) †', old: (e) => legacyJsonDepth(e), new: (e) => jsonDepth(e) },
 ];

@@ -109,3 +109,18 @@ export function legacyJsonDepth(value: unknown, cap = Number.MAX_SAFE_INTEGER): 
   }
   return deepest;
 }
+
+// ---- encoding.ts: hex --------------------------------------------------------------------
+
+export function legacyBytesToHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+export function legacyHexToBytes(hex: string): Uint8Array | null {
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
