@@ -27,11 +27,11 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter; readonly textProbe?: number; readonly textHitsPerProbe?: number; readonly commonPerProbe?: number } = {},
+    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter; readonly textProbe?: number; readonly textHitsPerProbe?: number; readonly commonPerProbe?: number; readonly sqliteChunk?: number } = {},
   ) {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
-    this.queries = new KnexProofSearch(this.knex, db.dialect === 'postgres', options.textProbe, options.textHitsPerProbe, options.commonPerProbe);
+    this.queries = new KnexProofSearch(this.knex, db.dialect === 'postgres', options.textProbe, options.textHitsPerProbe, options.commonPerProbe, options.sqliteChunk);
     // One batch in flight at a time on both databases. SQLite has one writer anyway. On
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers

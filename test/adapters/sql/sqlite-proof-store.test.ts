@@ -17,6 +17,8 @@ proofStoreContract('sqlite, indexes past the first proofs', async () => new Knex
 proofTextSearchContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
 proofTextSearchContract('sqlite, index past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 }));
 proofTextSearchContract('sqlite, slices of the list only', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0 }));
+// Slices of 2, 8, 32… read in chunks of 3.
+proofTextSearchContract('sqlite, slices read in chunks', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0, sqliteChunk: 3 }));
 knexProofStoreChecks('sqlite', () => sqlite.fresh(), test);
 
 const pragma = async (db: Database, name: string): Promise<unknown> => {
