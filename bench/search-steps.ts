@@ -11,7 +11,7 @@ import type { ProofQuery } from '../src/application/ports/proof-store.js';
  *
  * QUERY: the ProofQuery as JSON (limit 50 unless given). The search runs RUNS times (default
  * 5); the last run's statements are printed with their times (each statement's SQL cut to
- * 160 characters), and the wall time of each run. SCHEMA: the PostgreSQL schema.
+ * 160 characters, SQL_CHARS to change), and the wall time of each run. SCHEMA: the PostgreSQL schema.
  */
 const URL = process.env.URL;
 const WALLET = process.env.WALLET;
@@ -42,7 +42,7 @@ try {
   }
   console.log(`${JSON.stringify(query)}: ${items} items; runs ${walls.map((w) => w.toFixed(1)).join(', ')} ms\n`);
   console.log('| ms | rows | statement |\n| ---: | ---: | --- |');
-  for (const s of steps) console.log(`| ${s.ms.toFixed(2)} | ${s.rows} | \`${s.sql.slice(0, 160)}\` |`);
+  for (const s of steps) console.log(`| ${s.ms.toFixed(2)} | ${s.rows} | \`${s.sql.slice(0, Number(process.env.SQL_CHARS ?? 160))}\` |`);
 } finally {
   await db.close();
 }

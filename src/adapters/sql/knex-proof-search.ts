@@ -235,7 +235,7 @@ export class KnexProofSearch {
     };
     const guess = at.text && at.byTime && boundary ? await this.guessedKeys(list, at.endKey, Number(boundary.slice_key), probe) : undefined;
     if (guess) {
-      const slice = inSlice(this.filtered(key, q, undefined, { inOrder: true, guess }).select([...SUMMARY_COLUMNS]));
+      const slice = inSlice(this.filtered(key, q, this.walkedList(q, at), { inOrder: true, guess }).select([...SUMMARY_COLUMNS]));
       found.push(...((await slice.orderByRaw(at.segment.orderBy).limit(need)) as SummaryRow[]));
       return boundary;
     }
@@ -254,9 +254,26 @@ export class KnexProofSearch {
     // every proof past 20,000 without it).
     const many = Math.max(MANY_HITS, Math.ceil(probe / ENTRIES_PER_HIT));
     const walk = hitRanges !== undefined && (await this.hitsIn(q.text!, hitRanges, many)) >= many;
-    const slice = inSlice(this.filtered(key, q, undefined, { inOrder: true, hitRanges, walk }).select([...SUMMARY_COLUMNS]));
+    const slice = inSlice(this.filtered(key, q, hitRanges === undefined || walk ? this.walkedList(q, at) : undefined, { inOrder: true, hitRanges, walk }).select([...SUMMARY_COLUMNS]));
     found.push(...((await slice.orderByRaw(at.segment.orderBy).limit(need)) as SummaryRow[]));
     return boundary;
+  }
+
+  /**
+   * The table a slice in time order is walked from, on SQLite, when the list has an equality
+   * filter: `proofs` read through that filter's own index. A slice is bounded by positions on
+   * both sides, and without statistics SQLite takes a range bounded on both sides of the
+   * wallet's time index for more selective than the filter's equality: it then walks every
+   * proof of the wallet in the slice's span of time and reads each row for the filter (at ten
+   * million proofs, a task's slice of 8,000 spanned weeks of the wallet's proofs: 40–48 ms
+   * for the page's last two matches). Undefined otherwise (SQLite chooses).
+   */
+  private walkedList(q: ProofQuery, at: SliceAt): Knex.QueryBuilder | undefined {
+    if (!at.byTime) return undefined;
+    const filter = (['taskId', 'robotId', 'runId', 'signerPublicKeyB64'] as const).find((k) => q[k] !== undefined);
+    if (filter === undefined) return undefined;
+    const index = { taskId: 'proofs_wallet_task_created', robotId: 'proofs_wallet_robot_created', runId: 'proofs_wallet_run_created', signerPublicKeyB64: 'proofs_wallet_signer_created' }[filter];
+    return this.knex.from(this.knex.raw('?? indexed by ??', ['proofs', index]));
   }
 
   /**

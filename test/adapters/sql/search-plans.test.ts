@@ -492,3 +492,37 @@ test.serial('postgres: a needle of one or two characters never reads the trigram
     }
   }
 });
+
+test.serial("sqlite: a slice of a list with an equality filter walks that filter's index, not the wallet's time index, on a file never analyzed", async (t) => {
+  const db = await sqlite.fresh();
+  // Slices of 2 and 8: the second is bounded by positions on both sides.
+  const store = new KnexProofStore(db, { textProbe: 2, textHitsPerProbe: 0 });
+  const at = (minute: number) => new Date(Date.parse('2026-11-20T00:00:00Z') + minute * 60_000).toISOString();
+  const stored: Array<{ proofId: string; taskId: string; robotId: string; lyon: boolean; i: number }> = [];
+  for (let i = 0; i < 48; i++) {
+    const spec = { taskId: `t${i % 4}`, robotId: `r${i % 3}`, topics: [i % 2 ? 'a' : 'b'], createdAt: at(i), meta: { site: i % 5 ? 'paris' : 'lyon' }, seed: i % 8 };
+    const r = aProofRecord(WALLET_A, spec);
+    await store.add(r);
+    stored.push({ proofId: r.proofId, taskId: spec.taskId, robotId: spec.robotId, lyon: i % 5 === 0, i });
+  }
+  // No ANALYZE: the registry never runs one, so SQLite plans from its heuristics alone.
+  t.deepEqual(await db.reader.raw("select name from sqlite_master where name = 'sqlite_stat1'"), []);
+  const cases: Array<[ProofQuery, string]> = [
+    [{ taskId: 't1', text: 'lyon', order: 'asc', limit: 3 }, 'task'],
+    [{ taskId: 't1', text: 'lyon', order: 'desc', limit: 3 }, 'task'],
+    [{ robotId: 'r2', text: 'lyon', order: 'asc', limit: 3 }, 'robot'],
+  ];
+  for (const [query, column] of cases) {
+    let items: string[] = [];
+    const sent = await statements(db, async () => (items = (await store.search(WALLET_A, query)).items.map((p) => p.proofId)));
+    const matching = stored.filter((p) => p.lyon && (query.taskId === undefined || p.taskId === query.taskId) && (query.robotId === undefined || p.robotId === query.robotId));
+    const expected = (query.order === 'asc' ? matching : [...matching].reverse()).slice(0, 3).map((p) => p.proofId);
+    t.deepEqual(items, expected, JSON.stringify(query));
+    const walked = sent.filter((s) => /^select `wallet`/.test(s.sql) && /\) (<=|>=) \(/.test(s.sql));
+    t.true(walked.length > 0, `${JSON.stringify(query)}: no slice bounded on both sides\n${sent.map((s) => s.sql).join('\n')}`);
+    for (const s of walked) {
+      const plan = await planOf(db, s);
+      t.regex(plan, new RegExp(`USING (COVERING )?INDEX proofs_wallet_${column}_created\\b`), `${JSON.stringify(query)}\n${s.sql}\n${plan}`);
+    }
+  }
+});
