@@ -2,6 +2,7 @@ import test from 'ava';
 import type { Knex } from 'knex';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
 import type { ProofQuery } from '../../../src/application/ports/proof-store.js';
+import type { ProofRecord } from '../../../src/domain/proof/proof-record.js';
 import { postgresFixture, sqliteFixture } from '../../support/databases.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
@@ -498,24 +499,42 @@ test.serial("sqlite: a slice of a list with an equality filter walks that filter
   // Slices of 2 and 8: the second is bounded by positions on both sides.
   const store = new KnexProofStore(db, { textProbe: 2, textHitsPerProbe: 0 });
   const at = (minute: number) => new Date(Date.parse('2026-11-20T00:00:00Z') + minute * 60_000).toISOString();
-  const stored: Array<{ proofId: string; taskId: string; robotId: string; lyon: boolean; i: number }> = [];
+  const stored: ProofRecord[] = [];
   for (let i = 0; i < 48; i++) {
-    const spec = { taskId: `t${i % 4}`, robotId: `r${i % 3}`, topics: [i % 2 ? 'a' : 'b'], createdAt: at(i), meta: { site: i % 5 ? 'paris' : 'lyon' }, seed: i % 8 };
+    const spec = { taskId: `t${i % 4}`, robotId: `r${i % 3}`, runId: `run-${i % 5}`, topics: [i % 2 ? 'a' : 'b'], createdAt: at(i), meta: { site: i % 5 ? 'paris' : 'lyon' }, seed: i % 6 };
     const r = aProofRecord(WALLET_A, spec);
     await store.add(r);
-    stored.push({ proofId: r.proofId, taskId: spec.taskId, robotId: spec.robotId, lyon: i % 5 === 0, i });
+    stored.push(r);
   }
   // No ANALYZE: the registry never runs one, so SQLite plans from its heuristics alone.
   t.deepEqual(await db.reader.raw("select name from sqlite_master where name = 'sqlite_stat1'"), []);
+  const signer = stored[1]!.signerPublicKeyB64;
+  // Each filter with a needle and with a topic, in both orders. A run's needle proofs are all
+  // of one run (i % 5 === 0), so the run filter asks for that run.
   const cases: Array<[ProofQuery, string]> = [
     [{ taskId: 't1', text: 'lyon', order: 'asc', limit: 3 }, 'task'],
     [{ taskId: 't1', text: 'lyon', order: 'desc', limit: 3 }, 'task'],
     [{ robotId: 'r2', text: 'lyon', order: 'asc', limit: 3 }, 'robot'],
+    [{ runId: 'run-0', text: 'lyon', order: 'desc', limit: 3 }, 'run'],
+    [{ signerPublicKeyB64: signer, text: 'paris', order: 'asc', limit: 3 }, 'signer'],
+    [{ taskId: 't2', topic: 'b', order: 'asc', limit: 3 }, 'task'],
+    [{ robotId: 'r1', topic: 'a', order: 'desc', limit: 3 }, 'robot'],
+    [{ runId: 'run-3', topic: 'a', order: 'asc', limit: 3 }, 'run'],
+    [{ signerPublicKeyB64: signer, topic: 'a', order: 'desc', limit: 3 }, 'signer'],
   ];
   for (const [query, column] of cases) {
     let items: string[] = [];
     const sent = await statements(db, async () => (items = (await store.search(WALLET_A, query)).items.map((p) => p.proofId)));
-    const matching = stored.filter((p) => p.lyon && (query.taskId === undefined || p.taskId === query.taskId) && (query.robotId === undefined || p.robotId === query.robotId));
+    const matching = stored.filter(
+      (p) =>
+        (query.text === undefined || p.searchText.includes(query.text)) &&
+        (query.topic === undefined || p.topics.includes(query.topic)) &&
+        (query.taskId === undefined || p.taskId === query.taskId) &&
+        (query.robotId === undefined || p.robotId === query.robotId) &&
+        (query.runId === undefined || p.runId === query.runId) &&
+        (query.signerPublicKeyB64 === undefined || p.signerPublicKeyB64 === query.signerPublicKeyB64),
+    );
+    t.true(matching.length >= 3, `${JSON.stringify(query)}: the case needs a page of matches`);
     const expected = (query.order === 'asc' ? matching : [...matching].reverse()).slice(0, 3).map((p) => p.proofId);
     t.deepEqual(items, expected, JSON.stringify(query));
     const walked = sent.filter((s) => /^select `wallet`/.test(s.sql) && /\) (<=|>=) \(/.test(s.sql));
