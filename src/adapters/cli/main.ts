@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backupCommand } from './backup.js';
+import { copyDatabaseCommand } from './copy-database.js';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './command.js';
 import { keygenCommand } from './keygen.js';
 import { keysCommand } from './keys.js';
@@ -16,6 +17,7 @@ import { verifyCommand } from './verify.js';
 /** The subcommands, in the order `help` lists them. Adding a command is one line here. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   backup: backupCommand,
+  'copy-database': copyDatabaseCommand,
   keygen: keygenCommand,
   keys: keysCommand,
   ledger: ledgerCommand,
