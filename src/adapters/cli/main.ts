@@ -41,7 +41,7 @@ export function helpText(): string {
     ...lines,
     '',
     "Run 'proof-registry <command> --help' for a command's options.",
-    'Exit codes: 0 ok, 1 invalid proof, 2 usage or input error.',
+    'Exit codes: 0 ok, 1 invalid proof, refused submission or failed copy, 2 usage or input error.',
     '',
   ].join('\n');
 }
