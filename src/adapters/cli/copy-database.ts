@@ -26,6 +26,9 @@ Environment:
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** A problem with the target as the command's one-line error (the URL parser names DATABASE_URL; here it is the argument). */
+const targetError = (err: unknown): CliError => new CliError(`target-url: ${(err instanceof Error ? err.message : String(err)).replace(/^DATABASE_URL /, '')}`);
+
 /** `copy-database` with its environment passed in, so tests can point it at their own databases. */
 export function createCopyDatabaseCommand(env: Env): Command {
   return {
@@ -44,17 +47,17 @@ export function createCopyDatabaseCommand(env: Env): Command {
       try {
         parsed = parseDatabaseUrl(targetUrl);
       } catch (err) {
-        throw new CliError(`target-url: ${(err instanceof Error ? err.message : String(err)).replace(/^DATABASE_URL /, '')}`);
+        throw targetError(err);
       }
       if (parsed.dialect === 'sqlite' && parsed.filename === ':memory:') throw new CliError('target-url: an in-memory database is gone when the command ends; name a file or a PostgreSQL database');
       const source = await openCommandDatabase(env, io);
       try {
         const target = await openDatabase(targetUrl, { onDriverWarning: () => undefined }).catch((err: unknown) => {
-          throw new CliError(`target-url: ${err instanceof Error ? err.message : String(err)}`);
+          throw targetError(err);
         });
         try {
           await migrateLatest(target).catch((err: unknown) => {
-            throw new CliError(`target-url: ${err instanceof Error ? err.message : String(err)}`);
+            throw targetError(err);
           });
           let shown = '';
           const report = await copyDatabase(source, target, {
