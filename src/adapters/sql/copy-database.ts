@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import { migrations } from '../../../migrations/index.js';
@@ -114,12 +114,23 @@ export async function copyDatabase(source: Database, target: Database, options: 
       const total = Number(((await read(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
       const digest = new TableDigest();
       let copied = 0;
-      for await (const rows of pages(read, table, shape, pageRows)) {
-        for (const row of rows) digest.add(shape.columns, row);
-        await insertRows(target.knex, table, shape.columns, rows);
-        copied += rows.length;
-        options.onProgress?.({ table, copied, total: Math.max(total, copied) });
+      const writes = new PageWrites(target.dialect === 'postgres' ? POSTGRES_WRITES : 1);
+      try {
+        // The next page is read from the source while this one goes into the target.
+        for await (const rows of readAhead(pages(read, table, shape, pageRows))) {
+          for (const row of rows) digest.add(shape.columns, row);
+          await writes.add(async () => {
+            await insertRows(target.knex, table, shape.columns, rows);
+            copied += rows.length;
+            options.onProgress?.({ table, copied, total: Math.max(total, copied) });
+          });
+        }
+      } catch (err) {
+        await writes.drain().catch(() => undefined);
+        throw err;
       }
+      // A table is all in before the next, whose foreign keys may point into it.
+      await writes.drain();
       if (copied === 0) options.onProgress?.({ table, copied, total: 0 });
       digests.set(table, digest);
       report.push({ table, rows: copied });
@@ -133,7 +144,7 @@ export async function copyDatabase(source: Database, target: Database, options: 
   for (const table of COPIED_TABLES) {
     const shape = shapes.get(table)!;
     const copy = new TableDigest();
-    for await (const rows of pages(target.knex, table, shape, pageRows)) for (const row of rows) copy.add(shape.columns, row);
+    for await (const rows of readAhead(pages(target.knex, table, shape, pageRows))) for (const row of rows) copy.add(shape.columns, row);
     const original = digests.get(table)!;
     if (!copy.equals(original)) {
       throw new DatabaseCopyError(`${table}: the copy read back differs from the source (${copy.rows} rows against ${original.rows}); the target is not a faithful copy and must not be used`);
@@ -160,6 +171,35 @@ async function* pages(knex: Knex | Knex.Transaction, table: string, shape: Table
   }
 }
 
+/**
+ * Pages written into a PostgreSQL target at once, each in its own transaction on its own
+ * connection: one session leaves the server waiting between statements while the next page
+ * is read and hashed. An SQLite file takes one writer at a time.
+ */
+const POSTGRES_WRITES = 2;
+
+/** Page writes, at most `depth` at a time; the first failure is thrown once all have ended. */
+class PageWrites {
+  private readonly running: Array<Promise<void>> = [];
+
+  constructor(private readonly depth: number) {}
+
+  /** Starts `write` once fewer than `depth` are running. */
+  async add(write: () => Promise<void>): Promise<void> {
+    if (this.running.length >= this.depth) await this.running.shift();
+    const started = write();
+    started.catch(() => undefined); // thrown by add or drain, in turn
+    this.running.push(started);
+  }
+
+  /** Waits for every write; throws the first that failed. */
+  async drain(): Promise<void> {
+    const results = await Promise.allSettled(this.running.splice(0));
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+}
+
 /** One page into the target, in one transaction, in inserts of at most VALUES_PER_INSERT values. */
 async function insertRows(knex: Knex, table: string, columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
   const perInsert = Math.max(1, Math.floor(VALUES_PER_INSERT / columns.length));
@@ -169,34 +209,69 @@ async function insertRows(knex: Knex, table: string, columns: readonly string[],
 }
 
 /**
- * An order-free digest of a table's rows: their count and the sum, modulo 2^128, of each
- * row's SHA-256 (first 16 bytes). The two databases return the same values in different
- * types (SQLite's 0/1 for PostgreSQL's booleans, PostgreSQL's bigint as text), so each value
- * is taken in one form first; text, blobs and numbers are compared exactly.
+ * The items of `source`, each next one asked for before the current one is handed on, so
+ * that reading overlaps whatever the consumer does with the item (writing it elsewhere,
+ * hashing it). A read that fails is reported when its turn comes; when the consumer stops
+ * early, the read in flight is let finish before the source is closed.
  */
-class TableDigest {
+export async function* readAhead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
+  let next = source.next();
+  try {
+    for (;;) {
+      const item = await next;
+      if (item.done) return;
+      next = source.next();
+      // Awaited on the next turn, or in `finally`: not an unhandled rejection meanwhile.
+      next.catch(() => undefined);
+      yield item.value;
+    }
+  } finally {
+    await next.catch(() => undefined);
+    await source.return(undefined);
+  }
+}
+
+/**
+ * An order-free digest of a table's rows: their count and the sum, modulo 2^128, of each
+ * row's SHA-256 (its first 16 bytes). The two databases return the same values in different
+ * types (SQLite's 0/1 for PostgreSQL's booleans, PostgreSQL's bigint as text), so each value
+ * is taken in one form first; text, blobs and numbers are compared exactly. A row's values
+ * are written each with its length, so no two rows' texts run together alike.
+ */
+export class TableDigest {
   rows = 0;
-  private sum = 0n;
+  /** The sum, as four 32-bit words, most significant first. */
+  private readonly sum = new Uint32Array(4);
 
   add(columns: readonly string[], row: Record<string, unknown>): void {
-    const hash = createHash('sha256').update(JSON.stringify(columns.map((c) => comparable(row[c])))).digest();
-    this.sum = (this.sum + hash.readBigUInt64BE(0) * 2n ** 64n + hash.readBigUInt64BE(8)) % 2n ** 128n;
+    let text = '';
+    for (const column of columns) text += comparable(row[column]);
+    const rowHash = hash('sha256', text, 'buffer') as unknown as Buffer;
+    let carry = 0;
+    for (let word = 3; word >= 0; word--) {
+      const total = this.sum[word]! + rowHash.readUInt32BE(word * 4) + carry;
+      this.sum[word] = total >>> 0;
+      carry = total > 0xffffffff ? 1 : 0;
+    }
     this.rows++;
   }
 
   equals(other: TableDigest): boolean {
-    return this.rows === other.rows && this.sum === other.sum;
+    return this.rows === other.rows && this.sum.every((word, i) => word === other.sum[i]);
   }
 }
 
-function comparable(value: unknown): [string, string] | null {
-  if (value === null || value === undefined) return null;
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return ['b', Buffer.from(value).toString('hex')];
-  if (typeof value === 'boolean') return ['v', value ? '1' : '0'];
-  if (typeof value === 'bigint') return ['v', value.toString()];
-  if (typeof value === 'number') return ['v', String(value)];
-  if (typeof value === 'string') return ['v', value];
-  throw new DatabaseCopyError(`a value of an unexpected kind (${Object.prototype.toString.call(value)}) cannot be compared`);
+/** A value in the one form both databases' values are compared in: its kind, its length, its text. */
+function comparable(value: unknown): string {
+  if (value === null || value === undefined) return 'n;';
+  let kind = 'v';
+  let text: string;
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array) [kind, text] = ['b', Buffer.from(value).toString('hex')];
+  else if (typeof value === 'boolean') text = value ? '1' : '0';
+  else if (typeof value === 'bigint' || typeof value === 'number') text = value.toString();
+  else if (typeof value === 'string') text = value;
+  else throw new DatabaseCopyError(`a value of an unexpected kind (${Object.prototype.toString.call(value)}) cannot be compared`);
+  return `${kind}${text.length}:${text}`;
 }
 
 async function requireLatest(db: Database, which: string): Promise<void> {

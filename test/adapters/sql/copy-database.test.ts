@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { NodeSha256 } from '../../../src/adapters/crypto/node-sha256.js';
-import { COPIED_TABLES, copyDatabase, DatabaseCopyError } from '../../../src/adapters/sql/copy-database.js';
+import { COPIED_TABLES, copyDatabase, DatabaseCopyError, readAhead, TableDigest } from '../../../src/adapters/sql/copy-database.js';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
 import { KnexLogTileStore } from '../../../src/adapters/sql/knex-log-tile-store.js';
 import { KnexSequencedLeaves } from '../../../src/adapters/sql/knex-sequenced-leaves.js';
@@ -140,6 +140,99 @@ test.serial('a copy whose rows come back different from the source fails, naming
       t.regex(error!.message, /^proofs: the copy read back differs from the source/);
     });
   });
+});
+
+test.serial('a page the PostgreSQL target refuses fails the copy with its error, once the pages written beside it have ended', async (t) => {
+  await withSqliteFile(async (source) => {
+    await seed(source);
+    await withPostgresSchema('copy_refused', async (target) => {
+      // Pages of 2 rows go in two at a time; the one holding a task-2 proof is refused.
+      await target.knex.raw(`create function refuse_task_2() returns trigger language plpgsql as $$
+        begin if new.task_id = 'task-2' then raise exception 'refused for the test'; end if; return new; end $$`);
+      await target.knex.raw('create trigger refuse_task_2 before insert on proofs for each row execute function refuse_task_2()');
+      const error = await t.throwsAsync(copyDatabase(source, target, { pageRows: 2 }));
+      t.regex(error!.message, /refused for the test/);
+      t.false(error instanceof DatabaseCopyError, "the database's own error, not a mismatch found afterwards");
+      // Nothing after the refused table was written, and the target's connections all came back.
+      t.is(Number(((await target.knex('proof_topics').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n), 0);
+      const stored = Number(((await target.knex('proofs').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
+      t.true(stored < 10, `the refused pages are not stored (${stored} of 10 rows)`);
+    });
+  });
+});
+
+test('readAhead asks for the next item before handing on the current one', async (t) => {
+  const events: string[] = [];
+  async function* source(): AsyncGenerator<number> {
+    try {
+      for (let i = 0; i < 3; i++) {
+        events.push(`read ${i}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield i;
+      }
+    } finally {
+      events.push('closed');
+    }
+  }
+  const seen: number[] = [];
+  for await (const item of readAhead(source())) {
+    events.push(`use ${item}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    seen.push(item);
+  }
+  t.deepEqual(seen, [0, 1, 2]);
+  // The source's end is read ahead too: it closes before the last item is used.
+  t.deepEqual(events, ['read 0', 'read 1', 'use 0', 'read 2', 'use 1', 'closed', 'use 2']);
+});
+
+test('readAhead lets the read in flight end before closing the source when the consumer stops, and reports a failed read in turn', async (t) => {
+  const events: string[] = [];
+  async function* source(failAt: number): AsyncGenerator<number> {
+    try {
+      for (let i = 0; i < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (i === failAt) throw new Error(`read ${i} failed`);
+        events.push(`read ${i}`);
+        yield i;
+      }
+    } finally {
+      events.push('closed');
+    }
+  }
+  for await (const item of readAhead(source(-1))) {
+    events.push(`use ${item}`);
+    break;
+  }
+  t.deepEqual(events, ['read 0', 'use 0', 'read 1', 'closed']);
+
+  events.length = 0;
+  const used: number[] = [];
+  const error = await t.throwsAsync(async () => {
+    for await (const item of readAhead(source(2))) used.push(item);
+  });
+  t.is(error!.message, 'read 2 failed');
+  t.deepEqual(used, [0, 1], 'every item read before the failure is handed on first');
+});
+
+test('the table digest ignores the order of rows and the types the two databases differ in, and nothing else', (t) => {
+  const columns = ['a', 'b', 'c'];
+  const digest = (rows: Array<Record<string, unknown>>) => {
+    const d = new TableDigest();
+    for (const row of rows) d.add(columns, row);
+    return d;
+  };
+  const rows = Array.from({ length: 500 }, (_, i) => ({ a: i, b: `text ${i % 7}`, c: i % 3 ? null : Buffer.from([i % 256, 1]) }));
+  t.true(digest(rows).equals(digest([...rows].reverse())), 'order-free');
+  // How SQLite and PostgreSQL return one value: 0/1 and booleans, numbers and bigint text.
+  t.true(digest([{ a: 1, b: 12, c: null }]).equals(digest([{ a: true, b: '12', c: undefined }])));
+  t.true(digest([{ a: 12n, b: 0, c: 'x' }]).equals(digest([{ a: '12', b: false, c: 'x' }])));
+  const differs = (x: Record<string, unknown>, y: Record<string, unknown>, why: string) => t.false(digest([x]).equals(digest([y])), why);
+  differs({ a: 'a', b: 'vb', c: null }, { a: 'av', b: 'b', c: null }, 'values do not run together');
+  differs({ a: '', b: null, c: null }, { a: null, b: '', c: null }, 'empty text is not NULL');
+  differs({ a: Buffer.from('ff', 'hex'), b: null, c: null }, { a: 'ff', b: null, c: null }, 'a blob is not its hex text');
+  differs({ a: 0.1, b: null, c: null }, { a: 0.1000001, b: null, c: null }, 'numbers compare exactly');
+  t.false(digest(rows).equals(digest(rows.slice(1))), 'a row missing');
+  t.false(digest(rows).equals(digest([...rows, rows[0]!])), 'a row twice');
 });
 
 test.serial('a target holding rows, a source not migrated to this version, and the same database are refused, and nothing changes', async (t) => {
