@@ -51,6 +51,11 @@ const SERIAL_TABLES = new Set(['wallets', 'proofs', 'device_health']);
 /** Rows read from the source at a time, and at most this many bound values in one insert. */
 const PAGE_ROWS = 2_000;
 const VALUES_PER_INSERT = 30_000;
+/**
+ * Rows in one insert into SQLite: Knex writes a multi-row insert there as one SELECT per row
+ * joined by UNION ALL, and SQLite takes at most 500 terms in a compound SELECT.
+ */
+const SQLITE_ROWS_PER_INSERT = 500;
 
 export interface CopyProgress {
   readonly table: string;
@@ -120,7 +125,7 @@ export async function copyDatabase(source: Database, target: Database, options: 
         for await (const rows of readAhead(pages(read, table, shape, pageRows))) {
           for (const row of rows) digest.add(shape.columns, row);
           await writes.add(async () => {
-            await insertRows(target.knex, table, shape.columns, rows);
+            await insertRows(target, table, shape.columns, rows);
             copied += rows.length;
             options.onProgress?.({ table, copied, total: Math.max(total, copied) });
           });
@@ -200,12 +205,30 @@ class PageWrites {
   }
 }
 
-/** One page into the target, in one transaction, in inserts of at most VALUES_PER_INSERT values. */
-async function insertRows(knex: Knex, table: string, columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
-  const perInsert = Math.max(1, Math.floor(VALUES_PER_INSERT / columns.length));
-  await knex.transaction(async (trx) => {
-    for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
-  });
+/**
+ * One page into the target, in one transaction. A page the target refuses fails the copy,
+ * named by its table, with the database's reason (without the statement, which holds the
+ * page's rows).
+ */
+async function insertRows(target: Database, table: string, columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  const perInsert = Math.max(1, Math.min(Math.floor(VALUES_PER_INSERT / columns.length), target.dialect === 'sqlite' ? SQLITE_ROWS_PER_INSERT : Infinity));
+  try {
+    await target.knex.transaction(async (trx) => {
+      for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
+    });
+  } catch (err) {
+    throw new DatabaseCopyError(`${table}: the target refused rows: ${reasonOf(err)}; the target is incomplete: drop it, create it again and copy again`);
+  }
+}
+
+/**
+ * A driver's reason for a failed insert. Knex puts the statement, values and all, before it
+ * (`insert into … - reason`), which for a page of rows is megabytes of text.
+ */
+function reasonOf(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err);
+  if (message.startsWith('insert into ')) message = message.slice(message.lastIndexOf(' - ') + 3);
+  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
 }
 
 /**
