@@ -60,15 +60,18 @@ export function createCopyDatabaseCommand(env: Env): Command {
             throw targetError(err);
           });
           let shown = '';
+          const started = performance.now();
+          const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
           const report = await copyDatabase(source, target, {
             onProgress: ({ table, copied, total }) => {
-              // One line a table, and one each 100,000 rows of a large one.
+              // One line a table, and one each 100,000 rows of a large one, with the time so far.
               if (copied === total || Math.floor(copied / 100_000) !== Math.floor((copied - 1) / 100_000)) {
-                const line = `${table}: ${copied.toLocaleString('en')} of ${total.toLocaleString('en')} rows\n`;
-                if (line !== shown) io.stderr.write(line);
+                const line = `${table}: ${copied.toLocaleString('en')} of ${total.toLocaleString('en')} rows`;
+                if (line !== shown) io.stderr.write(`${line} (${elapsed()})\n`);
                 shown = line;
               }
             },
+            onCheck: () => io.stderr.write(`every table copied (${elapsed()}); reading each back from the target to compare with the source\n`),
           }).catch((err: unknown) => {
             if (err instanceof DatabaseCopyError) throw new CliError(err.message, EXIT_INVALID);
             throw databaseError(err);

@@ -66,6 +66,8 @@ export interface CopyProgress {
 export interface CopyOptions {
   /** Called after each page of rows is written, and once at each table's end. */
   readonly onProgress?: (progress: CopyProgress) => void;
+  /** Called once every table is written, as the read-back of the target begins. */
+  readonly onCheck?: () => void;
   /** Rows per page (tests use few, so that keys continue across pages). */
   readonly pageRows?: number;
 }
@@ -146,6 +148,7 @@ export async function copyDatabase(source: Database, target: Database, options: 
       await target.knex.raw(`select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)`, [table, table]);
     }
   }
+  options.onCheck?.();
   for (const table of COPIED_TABLES) {
     const shape = shapes.get(table)!;
     const copy = new TableDigest();
