@@ -13,6 +13,7 @@ import * as proofHours011 from './011_proof_hours.js';
 import * as walletProofKeys013 from './013_wallet_proof_keys.js';
 import * as narrowIndexes014 from './014_narrow_indexes.js';
 import * as topicTimes015 from './015_topic_times.js';
+import * as events016 from './016_events.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -35,4 +36,5 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '013_wallet_proof_keys', migration: walletProofKeys013 },
   { name: '014_narrow_indexes', migration: narrowIndexes014 },
   { name: '015_topic_times', migration: topicTimes015 },
+  { name: '016_events', migration: events016 },
 ];

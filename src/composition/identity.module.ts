@@ -108,7 +108,7 @@ const module = new ContainerModule(({ bind }) => {
   );
   provide(bind, IDENTITY.CreateApiKey, [IDENTITY.KeyStore, IDENTITY.Crypto, CORE.Clock], (keys, crypto, clock) => new CreateApiKey(keys, crypto, crypto, clock));
   provide(bind, IDENTITY.ListApiKeys, [IDENTITY.KeyStore, IDENTITY.UsageRecorder], (keys, usage) => new ListApiKeys(keys, usage));
-  provide(bind, IDENTITY.DeleteApiKey, [IDENTITY.KeyStore], (keys) => new DeleteApiKey(keys));
+  provide(bind, IDENTITY.DeleteApiKey, [IDENTITY.KeyStore, CORE.Clock], (keys, clock) => new DeleteApiKey(keys, clock));
   provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, CORE.Clock], (keys, history, days, clock) =>
     new GetKeyUsage(keys, history, days, clock),
   );

@@ -39,6 +39,17 @@ export function checkpointStoreContract(name: string, make: () => Promise<Checkp
     t.deepEqual(await store.latest(), aCheckpoint(11));
   });
 
+  testFn(`${name}: every published checkpoint is found by its size; a refused or unpublished size is not`, async (t) => {
+    const store = await make();
+    t.true(await store.publish(aCheckpoint(3)));
+    t.true(await store.publish(aCheckpoint(8)));
+    t.false(await store.publish(aCheckpoint(5)));
+    t.deepEqual(await store.atSize(3), aCheckpoint(3));
+    t.deepEqual(await store.atSize(8), aCheckpoint(8));
+    t.is(await store.atSize(5), null);
+    t.is(await store.atSize(4), null);
+  });
+
   testFn(`${name}: publishers racing end with the largest checkpoint, never a smaller one`, async (t) => {
     const store = await make();
     const sizes = [5, 40, 12, 33, 7, 21];

@@ -1,4 +1,5 @@
 import test from 'ava';
+import type { EventLog } from '../../src/application/ports/event-log.js';
 import type { ApiKeyRecord, KeyStore } from '../../src/application/ports/key-store.js';
 import type { DeclareTest } from '../support/databases.js';
 import { WALLET_A, WALLET_B } from '../support/mothers.js';
@@ -57,11 +58,11 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>, te
     const store = await make();
     const key = aKeyRecord(WALLET_A);
     await store.create(key);
-    t.false(await store.delete(WALLET_B, key.keyId));
+    t.false(await store.delete(WALLET_B, key.keyId, 1_790_000_000_000));
     t.truthy(await store.findByHash(key.keyHash));
-    t.true(await store.delete(WALLET_A, key.keyId));
+    t.true(await store.delete(WALLET_A, key.keyId, 1_790_000_000_000));
     t.is(await store.findByHash(key.keyHash), null);
-    t.false(await store.delete(WALLET_A, key.keyId));
+    t.false(await store.delete(WALLET_A, key.keyId, 1_790_000_000_000));
     t.deepEqual(await store.listByWallet(WALLET_A), []);
   });
 
@@ -82,7 +83,7 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>, te
     const gone = aKeyRecord(WALLET_A);
     await store.create(key);
     await store.create(gone);
-    await store.delete(WALLET_A, gone.keyId);
+    await store.delete(WALLET_A, gone.keyId, 1_790_000_000_000);
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         store.addUsage([
@@ -104,5 +105,27 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>, te
     t.is(got?.requestCount, 3_000_000_000);
     t.is(got?.errorCount, 2_500_000_000);
     t.is(got?.lastUsedAtMs, 1_790_000_000_123);
+  });
+}
+
+/** Keys announce their creation and deletion in the change's own transaction. */
+export function keyEventsContract(name: string, make: () => Promise<{ keys: KeyStore; events: EventLog }>, testFn: DeclareTest = test): void {
+  testFn(`${name}: creating and deleting a key announces it to its wallet only, and a refused create announces nothing`, async (t) => {
+    const { keys, events } = await make();
+    const key = aKeyRecord(WALLET_A, { name: 'robot 7', createdAtMs: 1_790_000_000_000 });
+    await keys.create(key);
+    await t.throwsAsync(keys.create({ ...aKeyRecord(WALLET_A), keyId: key.keyId }));
+    t.false(await keys.delete(WALLET_B, key.keyId, 1_790_000_001_000));
+    t.true(await keys.delete(WALLET_A, key.keyId, 1_790_000_002_000));
+    const seen = (await events.walletEvents(WALLET_A, 0, { limit: 10 })).items;
+    t.deepEqual(
+      seen.map((e) => [e.type, e.atMs, e.data]),
+      [
+        ['key.created', 1_790_000_000_000, { key_id: key.keyId, name: 'robot 7', prefix: key.prefix, created_at: '2026-09-21T14:13:20.000Z' }],
+        ['key.deleted', 1_790_000_002_000, { key_id: key.keyId, name: 'robot 7', prefix: key.prefix }],
+      ],
+    );
+    t.true(seen[0]!.id < seen[1]!.id);
+    t.deepEqual((await events.walletEvents(WALLET_B, 0, { limit: 10 })).items, []);
   });
 }

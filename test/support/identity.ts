@@ -104,7 +104,7 @@ export function memoryIdentity(options: { clock?: ManualClock; minimum?: number;
     completeSignIn: new CompleteSignIn(nonces, new NodeEd25519(), gate, tokens, clock, metrics),
     createKey: new CreateApiKey(keys, crypto, crypto, clock),
     listKeys: new ListApiKeys(keys, usage),
-    deleteKey: new DeleteApiKey(keys),
+    deleteKey: new DeleteApiKey(keys, clock),
     checkAccess: new CheckAccess(cache, new OwnerLookupLimit(clock, 100)),
     authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics),
   };

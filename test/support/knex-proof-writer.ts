@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
 import { deviceCounts, deviceUpsertSql, deviceUpsertValues, type InsertedProof } from '../../src/adapters/sql/device-proof-counts.js';
+import { insertEvents, lockEvents } from '../../src/adapters/sql/event-rows.js';
+import type { NewEvent } from '../../src/domain/events/event.js';
+import { statusOf, type HealthMark } from '../../src/domain/fleet/device-status.js';
+import { toRfc3339 } from '../../src/domain/protocol/datetime.js';
 import type { NewProofRow, ProofRow } from '../../src/adapters/sql/proof-rows.js';
 import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from '../../src/adapters/sql/proof-writer.js';
 import { knexWalletLookup, WalletKeys } from '../../src/adapters/sql/wallet-keys.js';
@@ -14,7 +18,7 @@ const TOPIC_ROWS_PER_INSERT = 500;
 export class KnexProofWriter implements ProofWriter {
   private readonly walletKeys: WalletKeys;
 
-  /** `layout: 'before-015'`: topic rows without created_at_ms, as the schema had them before 015_topic_times. */
+  /** `layout: 'before-015'`: topic rows without created_at_ms, as the schema had them before 015_topic_times, and no events (016). */
   constructor(
     private readonly knex: Knex,
     private readonly layout: 'latest' | 'before-015' = 'latest',
@@ -48,13 +52,54 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], 
   for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
     await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
   }
-  // Devices move with the proofs actually inserted, in this same transaction (never for a duplicate).
-  await countDeviceProofs(trx, unique.filter((p) => newIds.has(proofKey(p.row))).map((p) => p.row));
+  const announcing = layout === 'latest';
+  if (announcing) await lockEvents(trx);
+  // Devices move with the proofs actually inserted, in this same transaction (never for a
+  // duplicate), each status change announced first.
+  const fresh = unique.filter((p) => newIds.has(proofKey(p.row))).map((p) => p.row);
+  if (announcing) await announceStatusChanges(trx, fresh);
+  await countDeviceProofs(trx, fresh, announcing);
 
   // Under PostgreSQL a conflicting insert waited for the other transaction to commit; this
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
   const newKeys = new Set(newIds.keys());
-  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys), await sequence(trx, unique, newKeys));
+  const leaves = await sequence(trx, unique, newKeys);
+  if (announcing) await insertEvents(trx, fresh.map((row) => acceptedEvent(row, leaves.get(row.proof_id) ?? null)));
+  return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys), leaves);
+}
+
+/** `proof.accepted` as docs/events.md describes it. */
+const acceptedEvent = (row: NewProofRow, logIndex: number | null): NewEvent => ({
+  wallet: row.wallet,
+  type: 'proof.accepted',
+  atMs: Number(row.received_at_ms),
+  logIndex,
+  data: {
+    proof_id: row.proof_id,
+    log_index: logIndex,
+    task_id: row.task_id,
+    robot_id: row.robot_id,
+    run_id: row.run_id,
+    created_at: row.created_at,
+    received_at: toRfc3339(Number(row.received_at_ms)),
+    signer_public_key_b64: row.signer_public_key_b64,
+  },
+});
+
+/** A device's status right after a proof is `statusOf('recent', its last health)`; announced when it differs from the last announced. */
+async function announceStatusChanges(trx: Knex.Transaction, proofs: readonly InsertedProof[]): Promise<void> {
+  for (const d of deviceCounts(proofs)) {
+    const stored: { announced_status: string | null; last_health_status: string | null } | undefined = await trx('devices')
+      .select('announced_status', 'last_health_status')
+      .where({ wallet: d.wallet, device_id: d.deviceId })
+      .first();
+    const to = statusOf('recent', (stored?.last_health_status ?? 'none') as HealthMark);
+    const from = stored?.announced_status ?? null;
+    if (from === to) continue;
+    await insertEvents(trx, [
+      { wallet: d.wallet, type: 'device.status_changed', atMs: d.first, data: { device_id: d.deviceId, from, to, why: 'proof', last_seen_at: toRfc3339(d.first) } },
+    ]);
+  }
 }
 
 /**
@@ -93,12 +138,19 @@ const ROWS_PER_UPSERT = 200;
  * passed here). The counts are added in the database (`proof_count + n`) under the row lock,
  * so concurrent transactions never lose an increment.
  */
-async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly InsertedProof[]): Promise<void> {
+async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly InsertedProof[], announcing: boolean): Promise<void> {
   const devices = deviceCounts(proofs);
   const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
   for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
     const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
-    await trx.raw(deviceUpsertSql(chunk.length, least, greatest), deviceUpsertValues(chunk));
+    await trx.raw(announcing ? deviceUpsertSql(chunk.length, least, greatest) : withoutAnnouncedStatus(deviceUpsertSql(chunk.length, least, greatest)), deviceUpsertValues(chunk));
   }
 }
 
+
+/** The device upsert as it was before devices had an announced status (016_events). */
+function withoutAnnouncedStatus(sql: string): string {
+  const old = sql.replace(', announced_status)', ')').replaceAll(", 'online')", ')').replace(/\n\s*announced_status = [^\n]*,/, '');
+  if (old.includes('announced_status')) throw new Error('the device upsert changed: teach withoutAnnouncedStatus its new form');
+  return old;
+}

@@ -64,6 +64,7 @@ export class MemoryDeviceStore implements DeviceStore {
   async recordHealth(wallet: string, deviceId: string, report: HealthReport, keep: number): Promise<Device> {
     const device = this.fleet.touch(wallet, deviceId, report.receivedAtMs);
     if (device.lastHealth === null || device.lastHealth.receivedAtMs <= report.receivedAtMs) device.lastHealth = structuredClone(report);
+    this.fleet.contacted(device, 'health_report', report.receivedAtMs);
     const key = healthKey(wallet, deviceId);
     const history = [...(this.fleet.health.get(key) ?? []), structuredClone(report)];
     this.fleet.health.set(key, history.slice(Math.max(0, history.length - keep)));

@@ -1,14 +1,20 @@
 import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
+import { keyCreated, keyDeleted } from '../../domain/events/announcements.js';
+import { MemoryEventLog } from './memory-event-log.js';
 
 /** In-memory KeyStore for tests and embedding; runs the same contract suite as the SQL store. */
 export class MemoryKeyStore implements KeyStore {
   private readonly byId = new Map<string, ApiKeyRecord>();
+
+  /** `events`: where it announces keys created and deleted, as the SQL store does in its transaction. */
+  constructor(readonly events: MemoryEventLog = new MemoryEventLog()) {}
 
   async create(record: ApiKeyRecord): Promise<void> {
     if (this.byId.has(record.keyId) || [...this.byId.values()].some((k) => k.keyHash === record.keyHash)) {
       throw new Error('duplicate API key id or hash');
     }
     this.byId.set(record.keyId, { ...record, lastUsedAtMs: null, requestCount: 0, errorCount: 0 });
+    this.events.appendNow([keyCreated(record)]);
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
@@ -27,10 +33,12 @@ export class MemoryKeyStore implements KeyStore {
     return [...this.byId.values()].filter((k) => k.wallet === wallet).length;
   }
 
-  async delete(wallet: string, keyId: string): Promise<boolean> {
+  async delete(wallet: string, keyId: string, atMs: number): Promise<boolean> {
     const found = this.byId.get(keyId);
     if (!found || found.wallet !== wallet) return false;
-    return this.byId.delete(keyId);
+    this.byId.delete(keyId);
+    this.events.appendNow([keyDeleted(found, atMs)]);
+    return true;
   }
 
   async addUsage(deltas: readonly KeyUsageDelta[]): Promise<void> {

@@ -2,6 +2,8 @@ import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import { toSummary } from '../../domain/proof/proof-record.js';
 import type { AddResult, ProofCursor, ProofPage, ProofQuery, ProofSortField, ProofStore } from '../../application/ports/proof-store.js';
 import { hexToBytes } from '../../domain/protocol/encoding.js';
+import { proofAccepted } from '../../domain/events/announcements.js';
+import type { MemoryEventLog } from './memory-event-log.js';
 import { MemorySequencedLeaves } from './memory-sequenced-leaves.js';
 
 /** Told of each proof as it is stored, in the same synchronous step (the memory "transaction"). */
@@ -19,10 +21,12 @@ export class MemoryProofStore implements ProofStore {
   /**
    * `listener`: e.g. a MemoryFleet, which counts devices' proofs as the SQL proof writers do.
    * `leaves`: the transparency log's sequence, which each new proof_id joins as it is stored.
+   * `events`: where each newly stored proof is announced (`proof.accepted`).
    */
   constructor(
     private readonly listener?: StoredProofListener,
     readonly leaves: MemorySequencedLeaves = new MemorySequencedLeaves(),
+    private readonly events?: MemoryEventLog,
   ) {}
 
   async add(record: ProofRecord): Promise<AddResult> {
@@ -38,6 +42,7 @@ export class MemoryProofStore implements ProofStore {
     proofs.set(record.proofId, copy);
     if (envelopeJson !== undefined) this.texts.set(`${record.wallet}\u0000${record.proofId}`, envelopeJson);
     this.listener?.proofStored(copy);
+    this.events?.appendNow([proofAccepted(copy, copy.logIndex)]);
     return { stored: true, record: structuredClone(copy) };
   }
 

@@ -43,10 +43,16 @@ export const COPIED_TABLES = [
   'wallet_proof_hours',
   'wallet_robot_hours',
   'wallet_robot_days',
+  'events',
+  'event_cursors',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'leases',
 ] as const;
 
 /** Tables whose `id` a sequence hands out on PostgreSQL: set past the copied ids. */
-const SERIAL_TABLES = new Set(['wallets', 'proofs', 'device_health']);
+const SERIAL_TABLES = new Set(['wallets', 'proofs', 'device_health', 'events', 'webhook_deliveries']);
 
 /** Rows read from the source at a time, and at most this many bound values in one insert. */
 const PAGE_ROWS = 2_000;

@@ -41,18 +41,33 @@ export function deviceCounts(proofs: readonly InsertedProof[]): DeviceCount[] {
 /** The upsert of `rows` devices' counts; `least`/`greatest` are the dialect's two-argument min/max. */
 export function deviceUpsertSql(rows: number, least: string, greatest: string): string {
   return `insert into devices (${DEVICE_UPSERT_COLUMNS})
-       values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       values ${Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, 'online')").join(', ')}
        ${deviceUpsertConflict(least, greatest)}`;
 }
 
-/** The columns `deviceUpsertSql` (and the SQLite writer's trigger) insert, in order. */
-export const DEVICE_UPSERT_COLUMNS = 'wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count';
+/**
+ * The columns `deviceUpsertSql` (and the SQLite writer's trigger) insert, in order; the last,
+ * announced_status, is 'online' for a device a proof creates.
+ */
+export const DEVICE_UPSERT_COLUMNS = 'wallet, device_id, first_seen_ms, last_seen_ms, last_proof_at_ms, proof_count, announced_status';
 
-/** How a device's new share of proofs (`excluded`) adds to its stored figures; a hidden device is shown again. */
+/**
+ * A device's status right after a proof or report (`statusAfterContact`): only a last health
+ * report of error or degraded makes it other than online. `health` is the SQL of the
+ * device's last_health_status (null when it never reported).
+ */
+export const statusAfterContactSql = (health: string): string => `case ${health} when 'error' then 'error' when 'degraded' then 'degraded' else 'online' end`;
+
+/**
+ * How a device's new share of proofs (`excluded`) adds to its stored figures; a hidden device
+ * is shown again, and its announced status becomes its status after a proof (the writers
+ * announce the change in the same statement or transaction, before this upsert).
+ */
 export function deviceUpsertConflict(least: string, greatest: string): string {
   return `on conflict (wallet, device_id) do update set
          proof_count = devices.proof_count + excluded.proof_count,
          hidden_at_ms = null,
+         announced_status = ${statusAfterContactSql('devices.last_health_status')},
          first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
          last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
          last_proof_at_ms = ${greatest}(coalesce(devices.last_proof_at_ms, excluded.last_proof_at_ms), excluded.last_proof_at_ms)`;

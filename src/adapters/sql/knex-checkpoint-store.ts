@@ -19,15 +19,11 @@ export class KnexCheckpointStore implements CheckpointStore {
   constructor(private readonly db: Pick<Database, 'knex' | 'dialect'>) {}
 
   async latest(): Promise<PublishedCheckpoint | null> {
-    const row = (await this.db.knex('log_checkpoints').select().orderBy('tree_size', 'desc').first()) as CheckpointRow | undefined;
-    return row
-      ? {
-          size: safeNumber(row.tree_size, 'log_checkpoints.tree_size'),
-          rootHash: new Uint8Array(row.root_hash),
-          note: row.note,
-          publishedAtMs: safeNumber(row.published_at_ms, 'log_checkpoints.published_at_ms'),
-        }
-      : null;
+    return toCheckpoint((await this.db.knex('log_checkpoints').select().orderBy('tree_size', 'desc').first()) as CheckpointRow | undefined);
+  }
+
+  async atSize(size: number): Promise<PublishedCheckpoint | null> {
+    return toCheckpoint((await this.db.knex('log_checkpoints').select().where('tree_size', size).first()) as CheckpointRow | undefined);
   }
 
   publish(checkpoint: PublishedCheckpoint): Promise<boolean> {
@@ -49,3 +45,13 @@ function rowsOf(result: unknown): unknown[] {
   return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
 }
 
+function toCheckpoint(row: CheckpointRow | undefined): PublishedCheckpoint | null {
+  return row
+    ? {
+        size: safeNumber(row.tree_size, 'log_checkpoints.tree_size'),
+        rootHash: new Uint8Array(row.root_hash),
+        note: row.note,
+        publishedAtMs: safeNumber(row.published_at_ms, 'log_checkpoints.published_at_ms'),
+      }
+    : null;
+}

@@ -1,14 +1,18 @@
 import type { Knex } from 'knex';
 import type { DeviceBucket, DeviceChanges, DevicePage, DeviceQuery, DeviceStore } from '../../application/ports/device-store.js';
 import { UNORDERED, type Device } from '../../domain/fleet/device.js';
-import type { Activity, ActivityCutoffs, HealthMark } from '../../domain/fleet/device-status.js';
+import { statusChanged } from '../../domain/events/announcements.js';
+import { statusAfterContact, type Activity, type ActivityCutoffs, type DeviceStatus, type HealthMark } from '../../domain/fleet/device-status.js';
 import type { HealthReport } from '../../domain/fleet/health-report.js';
 import type { Database } from './database.js';
+import { statusAfterContactSql } from './device-proof-counts.js';
+import { insertEvents, lockEvents } from './event-rows.js';
 import { DEVICE_COLUMNS, HEALTH_COLUMNS, int, toDevice, toHealthRow, toReport, type DeviceRow, type HealthRow } from './fleet-rows.js';
 
 /**
  * DeviceStore on SQLite or PostgreSQL. Devices are also written by the proof writers
  * (device-proof-counts.ts) in the proofs' own statements; their groups by knex-group-store.ts.
+ * A health report that changes its device's status announces it in the report's transaction.
  */
 export class KnexDeviceStore implements DeviceStore {
   private readonly knex: Knex;
@@ -89,21 +93,26 @@ export class KnexDeviceStore implements DeviceStore {
     // A report that arrives after a later one (two requests racing) joins the history but
     // does not replace the device's last health.
     const newer = '(devices.last_health_at_ms is null or devices.last_health_at_ms <= excluded.last_health_at_ms)';
+    const lastStatus = `case when ${newer} then excluded.last_health_status else devices.last_health_status end`;
     return this.knex.transaction(async (trx) => {
+      // Held to the commit: the status announced before this report is the one this report changes.
+      await lockEvents(trx);
+      const before: { announced_status: DeviceStatus | null } | undefined = await trx('devices').select('announced_status').where({ wallet, device_id: deviceId }).first();
       // One statement for the device, so its row is written once per transaction: a second
       // UPDATE of a row this transaction already wrote makes PostgreSQL re-check the group
       // foreign key (KEY SHARE on the group), which can deadlock with a group change.
       await trx.raw(
-        `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, proof_count, last_health, last_health_status, last_health_at_ms)
-         values (?, ?, ?, ?, 0, ?, ?, ?)
+        `insert into devices (wallet, device_id, first_seen_ms, last_seen_ms, proof_count, last_health, last_health_status, last_health_at_ms, announced_status)
+         values (?, ?, ?, ?, 0, ?, ?, ?, ?)
          on conflict (wallet, device_id) do update set
            first_seen_ms = ${least}(devices.first_seen_ms, excluded.first_seen_ms),
            last_seen_ms = ${greatest}(devices.last_seen_ms, excluded.last_seen_ms),
            hidden_at_ms = null,
            last_health = case when ${newer} then excluded.last_health else devices.last_health end,
            last_health_status = case when ${newer} then excluded.last_health_status else devices.last_health_status end,
-           last_health_at_ms = case when ${newer} then excluded.last_health_at_ms else devices.last_health_at_ms end`,
-        [wallet, deviceId, at, at, JSON.stringify(row), report.status, at],
+           last_health_at_ms = case when ${newer} then excluded.last_health_at_ms else devices.last_health_at_ms end,
+           announced_status = ${statusAfterContactSql(lastStatus)}`,
+        [wallet, deviceId, at, at, JSON.stringify(row), report.status, at, statusAfterContact(report.status)],
       );
       await trx('device_health').insert(row);
       // Retention: everything older than the device's `keep` newest reports goes.
@@ -111,7 +120,11 @@ export class KnexDeviceStore implements DeviceStore {
       await trx('device_health').where({ wallet, device_id: deviceId }).andWhere('id', '<', oldestKept).del();
       const device: DeviceRow | undefined = await trx<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where({ wallet, device_id: deviceId }).first();
       if (!device) throw new Error('device vanished inside its own transaction');
-      return toDevice(device);
+      const recorded = toDevice(device);
+      const from = before?.announced_status ?? null;
+      const to = statusAfterContact(recorded.lastHealth?.status ?? 'none');
+      if (from !== to) await insertEvents(trx, [statusChanged({ wallet, deviceId, from, to, why: 'health_report', lastSeenMs: recorded.lastSeenMs }, at)]);
+      return recorded;
     });
   }
 

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
+import { keyCreated, keyDeleted } from '../../domain/events/announcements.js';
 import type { Database } from './database.js';
+import { insertEvents, lockEvents } from './event-rows.js';
 
 /** An `api_keys` row as the drivers return it (pg gives bigint as a string). */
 interface KeyRow {
@@ -39,16 +41,20 @@ export class KnexKeyStore implements KeyStore {
   }
 
   async create(r: ApiKeyRecord): Promise<void> {
-    await this.knex('api_keys').insert({
-      key_id: r.keyId,
-      wallet: r.wallet,
-      name: r.name,
-      prefix: r.prefix,
-      key_hash: r.keyHash,
-      created_at_ms: r.createdAtMs,
-      last_used_at_ms: null,
-      request_count: 0,
-      error_count: 0,
+    await this.knex.transaction(async (trx) => {
+      await lockEvents(trx);
+      await trx('api_keys').insert({
+        key_id: r.keyId,
+        wallet: r.wallet,
+        name: r.name,
+        prefix: r.prefix,
+        key_hash: r.keyHash,
+        created_at_ms: r.createdAtMs,
+        last_used_at_ms: null,
+        request_count: 0,
+        error_count: 0,
+      });
+      await insertEvents(trx, [keyCreated(r)]);
     });
   }
 
@@ -67,8 +73,15 @@ export class KnexKeyStore implements KeyStore {
     return Number((row as { n: number | string } | undefined)?.n ?? 0);
   }
 
-  async delete(wallet: string, keyId: string): Promise<boolean> {
-    return (await this.knex('api_keys').where({ wallet, key_id: keyId }).delete()) > 0;
+  async delete(wallet: string, keyId: string, atMs: number): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      await lockEvents(trx);
+      const row = await trx<KeyRow>('api_keys').where({ wallet, key_id: keyId }).first();
+      if (!row) return false;
+      await trx('api_keys').where({ wallet, key_id: keyId }).delete();
+      await insertEvents(trx, [keyDeleted(toRecord(row), atMs)]);
+      return true;
+    });
   }
 
   async addUsage(deltas: readonly KeyUsageDelta[]): Promise<void> {

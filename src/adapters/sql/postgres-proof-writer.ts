@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
+import { EVENTS_LOCK_KEY } from './event-rows.js';
+import { postgresEventCtes } from './proof-event-sql.js';
 import { walletStatsCtes } from './wallet-stats-sql.js';
 import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow, type ProofRow } from './proof-rows.js';
@@ -45,7 +47,7 @@ const BATCH_CTES = `with input as (
   insert into proofs (${columns}, wallet_id)
   select ${columns}, wallet_id from input order by position
   on conflict (wallet_id, proof_id) do nothing
-  returning id, wallet_id, wallet, proof_id, received_at_ms, created_at_ms, task_id, robot_id, score
+  returning id, wallet_id, wallet, proof_id, received_at_ms, created_at_ms, created_at, task_id, robot_id, run_id, signer_public_key_b64, score
 ), inserted_topics as (
   insert into proof_topics (proof_pk, wallet_id, created_at_ms, topic)
   select inserted.id, inserted.wallet_id, inserted.created_at_ms, t.topic
@@ -53,7 +55,7 @@ const BATCH_CTES = `with input as (
     on t.wallet = inserted.wallet and t.proof_id = inserted.proof_id
 ), counted_devices as (
   insert into devices (${DEVICE_UPSERT_COLUMNS})
-  select input.wallet, input.device_id, min(inserted.received_at_ms), max(inserted.received_at_ms), max(inserted.received_at_ms), count(*)
+  select input.wallet, input.device_id, min(inserted.received_at_ms), max(inserted.received_at_ms), max(inserted.received_at_ms), count(*), 'online'
   from inserted join input on input.wallet = inserted.wallet and input.proof_id = inserted.proof_id
   where input.device_id is not null
   group by input.wallet, input.device_id
@@ -61,7 +63,7 @@ const BATCH_CTES = `with input as (
   ${deviceUpsertConflict('least', 'greatest')}
 ), ${walletStatsCtes}`;
 
-export const INSERT_BATCH_SQL = `${BATCH_CTES}
+export const INSERT_BATCH_SQL = `${BATCH_CTES}, ${postgresEventCtes(() => 'null::bigint')}
 select wallet, proof_id from inserted`;
 
 /**
@@ -94,19 +96,25 @@ export const INSERT_SEQUENCED_BATCH_SQL = `${BATCH_CTES}, new_leaves as (
   from new_leaves
 ), sequenced as (
   insert into log_leaves (leaf_index, proof_id) select leaf_index, proof_id from numbered order by leaf_index
-)
+), ${postgresEventCtes((row) => `coalesce((select n.leaf_index from numbered n where n.proof_id = ${row}.proof_id), ${leafOf(`${row}.proof_id`)})`)}
 select wallet, proof_id, null::bigint as leaf_index from inserted
 union all select null, proof_id, leaf_index from numbered
 union all select null, proof_id, leaf_index from (
   select known.proof_id, ${leafOf('known.proof_id')} as leaf_index from (select distinct proof_id from input) known offset 0
 ) earlier where leaf_index is not null`;
 
-/** Opens the write transaction and takes the log's lock (one per schema); held until COMMIT. */
-export const SEQUENCE_LOCK_SQL = `begin; select pg_advisory_xact_lock(hashtext('proof-registry:log_leaves:' || current_schema()))`;
+/**
+ * Opens the write transaction and takes the log's lock, then the events' (event-rows.ts), one
+ * per schema each; both held until COMMIT. Every other writer of events takes only the second,
+ * so the two are always taken in this order.
+ */
+export const SEQUENCE_LOCK_SQL = `begin; select pg_advisory_xact_lock(hashtext('proof-registry:log_leaves:' || current_schema())), pg_advisory_xact_lock(${EVENTS_LOCK_KEY})`;
+/** The same without the log (no sequencing): the batch's events still need the events' lock. */
+export const EVENTS_ONLY_LOCK_SQL = `begin; select pg_advisory_xact_lock(${EVENTS_LOCK_KEY})`;
 
 /** The statement's name on each connection: pg prepares a named statement once per connection. */
-const STATEMENT_NAME = 'proof_registry_insert_batch_v4';
-const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v4';
+const STATEMENT_NAME = 'proof_registry_insert_batch_v5';
+const SEQUENCED_STATEMENT_NAME = 'proof_registry_insert_sequenced_batch_v5';
 
 interface BatchRow {
   readonly wallet: string | null;
@@ -165,7 +173,9 @@ export class PostgresProofWriter implements ProofWriter {
     const connection = await this.client.acquireConnection();
     let rows: BatchRow[];
     try {
-      rows = this.sequence ? await sequenced(connection, values) : (await connection.query({ name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values })).rows;
+      rows = this.sequence
+        ? await locked(connection, SEQUENCE_LOCK_SQL, { name: SEQUENCED_STATEMENT_NAME, text: INSERT_SEQUENCED_BATCH_SQL, values })
+        : await locked(connection, EVENTS_ONLY_LOCK_SQL, { name: STATEMENT_NAME, text: INSERT_BATCH_SQL, values });
     } finally {
       await this.client.releaseConnection(connection);
     }
@@ -176,11 +186,11 @@ export class PostgresProofWriter implements ProofWriter {
   }
 }
 
-/** The sequenced write: lock, insert and sequence, commit; rolled back on any error. */
-async function sequenced(connection: PgClient, values: unknown[]): Promise<BatchRow[]> {
+/** The write: open and lock, insert (and sequence), commit; rolled back on any error. */
+async function locked(connection: PgClient, lock: string, statement: { name: string; text: string; values: unknown[] }): Promise<BatchRow[]> {
   try {
-    await connection.query(SEQUENCE_LOCK_SQL);
-    const { rows } = await connection.query({ name: SEQUENCED_STATEMENT_NAME, text: INSERT_SEQUENCED_BATCH_SQL, values });
+    await connection.query(lock);
+    const { rows } = await connection.query(statement);
     await connection.query('commit');
     return rows;
   } catch (err) {

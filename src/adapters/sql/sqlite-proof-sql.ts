@@ -1,5 +1,6 @@
 import { DEVICE_ID_MAX, isDeviceId } from '../../domain/fleet/device.js';
 import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-counts.js';
+import { sqliteAcceptedEvent, sqliteStatusEvent } from './proof-event-sql.js';
 import { NEW_ROW_COLUMNS } from './proof-rows.js';
 import { WALLET_STATS_TRIGGER_STATEMENTS } from './wallet-stats-sql.js';
 
@@ -30,7 +31,8 @@ export const walletKeysSql = (count: number): string => `select id, address from
 /**
  * Runs inside each INSERT of the writer's connection, once per proof it inserts (never for one
  * the conflict clause skipped): the proof's distinct topics go into proof_topics, its
- * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them, and so do its
+ * device's figures move as `deviceCounts` + `deviceUpsertSql` would move them (its status
+ * change announced first, while the row still holds the status last announced), and so do its
  * wallet's statistics (wallet-stats-sql.ts). TEMP: it lives
  * on this connection only, so the schema, the other connections and PostgreSQL do not change.
  *
@@ -39,11 +41,14 @@ export const walletKeysSql = (count: number): string => `select id, address from
  * takes at least one byte), and
  * the writer counts the longer ones itself (countedHere), so the rule stays in one place.
  */
+const TRIGGER_DEVICE_RULE = `length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0`;
+
 export const AFTER_INSERT_TRIGGER = `create temp trigger if not exists proofs_topics_and_devices after insert on main.proofs begin
   insert into main.proof_topics (proof_pk, wallet_id, created_at_ms, topic) select distinct new.id, new.wallet_id, new.created_at_ms, value from json_each(new.topics);
+  ${sqliteStatusEvent('new.wallet', 'new.robot_id', 'new.received_at_ms', TRIGGER_DEVICE_RULE)};
   insert into main.devices (${DEVICE_UPSERT_COLUMNS})
-    select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1
-    where length(cast(new.robot_id as blob)) between 1 and ${DEVICE_ID_MAX} and instr(cast(new.robot_id as blob), x'00') = 0
+    select new.wallet, new.robot_id, new.received_at_ms, new.received_at_ms, new.received_at_ms, 1, 'online'
+    where ${TRIGGER_DEVICE_RULE}
     ${deviceUpsertConflict('min', 'max')};
   ${WALLET_STATS_TRIGGER_STATEMENTS}
 end`;
@@ -51,16 +56,25 @@ end`;
 /**
  * The transparency log's sequencing, inside the same INSERT (and so the same transaction) as
  * the proof: a proof_id the log has not seen gets the next leaf index, max + 1 (one step down
- * the rowid b-tree). SQLite runs one write transaction at a time, across every connection and
+ * the rowid b-tree); then the proof's `proof.accepted`, which carries that index. SQLite runs one write transaction at a time, across every connection and
  * process, so no two inserts can take the same index, and none leaves a gap. A proof_id
  * already in the log, stored again by any wallet, adds no leaf.
  */
-export const LOG_LEAF_TRIGGER = `create temp trigger if not exists proofs_log_leaves after insert on main.proofs begin
+export const LOG_LEAF_TRIGGER = `drop trigger if exists temp.proofs_unsequenced_events;
+create temp trigger if not exists proofs_log_leaves after insert on main.proofs begin
   insert into main.log_leaves (leaf_index, proof_id)
     select coalesce((select max(leaf_index) from main.log_leaves), -1) + 1, new.proof_id
     where not exists (select 1 from main.log_leaves where proof_id = new.proof_id);
+  ${sqliteAcceptedEvent('(select leaf_index from main.log_leaves where proof_id = new.proof_id)')};
 end`;
-export const DROP_LOG_LEAF_TRIGGER = 'drop trigger if exists temp.proofs_log_leaves';
+/** Without sequencing (to measure what it costs): no leaf, and `proof.accepted` with no log index. */
+export const UNSEQUENCED_TRIGGER = `drop trigger if exists temp.proofs_log_leaves;
+create temp trigger if not exists proofs_unsequenced_events after insert on main.proofs begin
+  ${sqliteAcceptedEvent('null')};
+end`;
+
+/** The `device.status_changed` of a device the writer counts itself (countedHere), before its upsert. */
+export const STATUS_EVENT_SQL = sqliteStatusEvent('?1', '?2', '?3', '1');
 
 /** A device id the trigger leaves to the writer: more than DEVICE_ID_MAX bytes, yet a device id. */
 export function countedHere(robotId: string | null): boolean {

@@ -8,13 +8,14 @@ import {
   AFTER_INSERT_TRIGGER,
   chunks,
   countedHere,
-  DROP_LOG_LEAF_TRIGGER,
   insertProofsSql,
   insertWalletsSql,
   leafIndexesSql,
   LOG_LEAF_TRIGGER,
   ROWS_PER_STATEMENT,
+  STATUS_EVENT_SQL,
   storedProofsSql,
+  UNSEQUENCED_TRIGGER,
   walletKeysSql,
 } from './sqlite-proof-sql.js';
 import { connect, exec, SqliteStatements, type SqlValue } from './sqlite-statements.js';
@@ -153,7 +154,7 @@ export class SqliteProofWriter implements ProofWriter {
     try {
       if (!this.readied.has(db)) {
         await exec(db, AFTER_INSERT_TRIGGER);
-        await exec(db, this.sequence ? LOG_LEAF_TRIGGER : DROP_LOG_LEAF_TRIGGER);
+        await exec(db, this.sequence ? LOG_LEAF_TRIGGER : UNSEQUENCED_TRIGGER);
         this.readied.add(db);
       }
       this.db = db;
@@ -184,7 +185,9 @@ export class SqliteProofWriter implements ProofWriter {
       try {
         await insertAll();
         const fresh = unique.filter((p) => ids.has(proofKey(p.row)) && countedHere(p.row.robot_id)).map((p) => p.row);
-        for (const chunk of chunks(deviceCounts(fresh), ROWS_PER_STATEMENT)) await this.all(deviceUpsertSql(chunk.length, 'min', 'max'), deviceUpsertValues(chunk));
+        const counted = deviceCounts(fresh);
+        for (const d of counted) await this.all(STATUS_EVENT_SQL, [d.wallet, d.deviceId, d.first]);
+        for (const chunk of chunks(counted, ROWS_PER_STATEMENT)) await this.all(deviceUpsertSql(chunk.length, 'min', 'max'), deviceUpsertValues(chunk));
         await this.exec('COMMIT');
       } catch (err) {
         await this.exec('ROLLBACK').catch(() => undefined);

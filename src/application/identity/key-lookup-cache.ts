@@ -55,10 +55,10 @@ export class KeyLookupCache implements KeyStore {
     return lookup;
   }
 
-  async delete(wallet: string, keyId: string): Promise<boolean> {
+  async delete(wallet: string, keyId: string, atMs: number): Promise<boolean> {
     // Dropped before and after: a lookup racing the delete must not put the key back.
     this.forget(keyId);
-    const deleted = await this.inner.delete(wallet, keyId);
+    const deleted = await this.inner.delete(wallet, keyId, atMs);
     this.forget(keyId);
     return deleted;
   }

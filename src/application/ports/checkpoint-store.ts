@@ -14,6 +14,8 @@ export interface PublishedCheckpoint {
  */
 export interface CheckpointStore {
   latest(): Promise<PublishedCheckpoint | null>;
+  /** The checkpoint published for exactly `size` leaves, if one was (every one is kept). */
+  atSize(size: number): Promise<PublishedCheckpoint | null>;
   /** Makes `checkpoint` the latest if it is larger than the latest (or the first); false, changing nothing, otherwise. */
   publish(checkpoint: PublishedCheckpoint): Promise<boolean>;
 }

@@ -21,6 +21,10 @@ export interface KeyUsageDelta {
   readonly lastUsedAtMs: number;
 }
 
+/**
+ * A wallet's API keys. Creating and deleting a key announces it (`key.created`,
+ * `key.deleted`) in the same transaction.
+ */
 export interface KeyStore {
   /** Stores a new key (with zero usage). Key ids and hashes are unique. */
   create(record: ApiKeyRecord): Promise<void>;
@@ -28,8 +32,8 @@ export interface KeyStore {
   /** The wallet's keys, oldest first. */
   listByWallet(wallet: string): Promise<ApiKeyRecord[]>;
   countByWallet(wallet: string): Promise<number>;
-  /** Deletes the wallet's key; false when the wallet has no key with that id. */
-  delete(wallet: string, keyId: string): Promise<boolean>;
+  /** Deletes the wallet's key at `atMs`; false when the wallet has no key with that id. */
+  delete(wallet: string, keyId: string, atMs: number): Promise<boolean>;
   /** Adds usage to the counters (and moves last_used_at forward only); deleted keys are skipped. */
   addUsage(deltas: readonly KeyUsageDelta[]): Promise<void>;
 }

@@ -1,4 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { claimedIds, proofRejected } from '../../domain/events/announcements.js';
+import type { NewEvent } from '../../domain/events/event.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import { toProofRecord, unstorableProof, type ProofRecord, type UnstorableProof } from '../../domain/proof/proof-record.js';
 import type { Clock } from '../ports/clock.js';
@@ -26,10 +28,16 @@ export interface SubmitProofResult {
 /** Why a submission was not stored: it does not verify, or it verifies but cannot be stored. */
 export type SubmitFailure = ProofFailure | UnstorableProof;
 
+/** Where a refusal is announced (`proof.rejected`): an EventBuffer. */
+export interface RejectionEvents {
+  add(event: NewEvent): void;
+}
+
 /**
  * Verifies an envelope and stores it for the wallet; a proof that does not verify is never
  * stored. Each refusal is told to `refusals`, when given, for the wallet's "invalid
- * submissions" figures.
+ * submissions" figures, and announced to `rejections`, when given. An accepted proof is
+ * announced by the store, in the transaction that stores it.
  */
 export class SubmitProof {
   constructor(
@@ -38,11 +46,16 @@ export class SubmitProof {
     private readonly clock: Clock,
     private readonly refusals?: SubmissionRefusals,
     private readonly scorer?: ProofScorer,
+    private readonly rejections?: RejectionEvents,
   ) {}
 
   async execute(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
     const result = await this.submit(input);
-    if (E.isLeft(result)) this.refusals?.record(input.wallet, this.clock.nowMs());
+    if (E.isLeft(result)) {
+      const now = this.clock.nowMs();
+      this.refusals?.record(input.wallet, now);
+      this.rejections?.add(proofRejected(input.wallet, result.left, claimedIds(input.envelope), now));
+    }
     return result;
   }
 

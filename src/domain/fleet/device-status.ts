@@ -77,3 +77,6 @@ export function countByStatus(buckets: Iterable<StatePair & { readonly count: nu
   for (const b of buckets) counts[statusOf(b.activity, b.health)] += b.count;
   return counts;
 }
+
+/** A device's status right after a proof or a health report from it: heard from just now, so recent. */
+export const statusAfterContact = (health: HealthMark): DeviceStatus => statusOf('recent', health);

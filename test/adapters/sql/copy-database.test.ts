@@ -51,6 +51,17 @@ async function seed(db: Database): Promise<ProofRecord[]> {
   ]);
   await k('proof_rejections_hourly').insert({ wallet: WALLET_B, hour_ms: MS, rejected_count: 2 });
   await k('wallet_activity_daily').insert({ wallet: WALLET_B, day_ms: MS, proof_count: 4, verification_count: 7 });
+  // Events came with the proofs; a webhook with a delivery tried twice, a cursor and a lease.
+  await k('webhook_endpoints').insert({
+    endpoint_id: 'whk_1', wallet: WALLET_A, url: 'https://hooks.example/in?x=«1»', description: 'ops', event_types: '["proof.accepted"]', enabled: true, disabled_reason: null,
+    secret: 'whsec_c2VjcmV0', previous_secret: null, previous_secret_until_ms: null, created_at_ms: MS, updated_at_ms: MS, failing_since_ms: MS + 1, last_success_at_ms: null,
+  });
+  const [delivery] = (await k('webhook_deliveries')
+    .insert({ endpoint_id: 'whk_1', event_id: 1, event_type: 'proof.accepted', state: 'pending', attempts: 2, next_attempt_at_ms: MS + 30_000, locked_until_ms: null, manual: false, last_status_code: 500, last_error: 'answered 500', last_attempt_at_ms: MS + 2, created_at_ms: MS })
+    .returning('id')) as Array<{ id: number | string }>;
+  await k('webhook_attempts').insert([1, 2].map((attempt) => ({ delivery_id: Number(delivery!.id), attempt, at_ms: MS + attempt, status_code: 500, latency_ms: 12, error: 'answered 500', response_excerpt: '{"no":"ü"}', trigger: 'scheduled' })));
+  await k('event_cursors').insert({ name: 'webhooks', event_id: 3 });
+  await k('leases').insert({ name: 'events', holder: 'host:/data', until_ms: MS + 9000 });
   return proofs;
 }
 

@@ -70,7 +70,7 @@ test('postgres: 014_narrow_indexes keeps every page, order and envelope of the p
   const envelopes = async () => Promise.all(records.map(async (r) => (await store.get(r.wallet, r.proofId, { withText: true }))?.envelopeJson));
   const envelopesBefore = await envelopes();
 
-  t.deepEqual(await migrateLatest(db), ['014_narrow_indexes', '015_topic_times']);
+  t.deepEqual((await migrateLatest(db)).slice(0, 2), ['014_narrow_indexes', '015_topic_times']);
 
   t.deepEqual(await allPages(new KnexProofStore(db)), await allPages(memory));
   t.deepEqual(await envelopes(), envelopesBefore);

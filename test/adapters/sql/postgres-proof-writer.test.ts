@@ -5,6 +5,7 @@ import { firstOfEachProof, type PendingRow, type ProofWriter } from '../../../sr
 import { knexWalletLookup, WalletKeys } from '../../../src/adapters/sql/wallet-keys.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
 import { withPostgresSchema } from '../../support/databases.js';
+import { announcedEvents } from '../../support/announced-events.js';
 import { KnexProofWriter } from '../../support/knex-proof-writer.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 
@@ -29,7 +30,7 @@ async function storedRows(db: Database): Promise<Record<string, unknown[]>> {
     .orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
   const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
   const leaves = await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index');
-  return { proofs: proofs.map(({ id: _id, ...row }: Record<string, unknown>) => row), topics, devices, leaves };
+  return { proofs: proofs.map(({ id: _id, ...row }: Record<string, unknown>) => row), topics, devices, leaves, events: [await announcedEvents(db)] };
 }
 
 // Values an array literal must quote or escape: commas, braces, quotes, backslashes, spaces,

@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { Database } from '../../../src/adapters/sql/database.js';
 import type { PendingRow } from '../../../src/adapters/sql/proof-writer.js';
+import { announcedEvents } from '../../support/announced-events.js';
 import { KnexProofWriter } from '../../support/knex-proof-writer.js';
 import { toRow } from '../../../src/adapters/sql/proof-rows.js';
 import { SqliteProofWriter, type SqliteProofWriterOptions } from '../../../src/adapters/sql/sqlite-proof-writer.js';
@@ -103,11 +104,11 @@ test('the WAL is checkpointed in the background and started over once it passes 
 });
 
 /** proof_topics and devices as (proof, topic) and (device, figures) rows, in a fixed order. */
-async function derivedRows(db: Database): Promise<{ topics: unknown[]; devices: unknown[]; leaves: unknown[] }> {
+async function derivedRows(db: Database): Promise<{ topics: unknown[]; devices: unknown[]; leaves: unknown[]; events: unknown }> {
   const topics = await db.knex('proof_topics').join('proofs', 'proofs.id', 'proof_topics.proof_pk').join('wallets', 'wallets.id', 'proof_topics.wallet_id').select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic').orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
   const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
   const leaves = await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index');
-  return { topics, devices, leaves };
+  return { topics, devices, leaves, events: await announcedEvents(db) };
 }
 
 test('topics and device counts come out as the Knex writer makes them, odd ids and topics included', async (t) => {

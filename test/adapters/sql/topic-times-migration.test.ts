@@ -93,7 +93,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const before = await topicRows(db);
     t.true(before.length > 60);
 
-    t.deepEqual(await migrateLatest(db), ['015_topic_times']);
+    t.is((await migrateLatest(db))[0], '015_topic_times');
 
     const after = await topicRows(db);
     t.deepEqual(

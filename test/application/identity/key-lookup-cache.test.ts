@@ -64,14 +64,14 @@ test('an unknown key is not remembered: a key created later works at once', asyn
 test('a key deleted through the cache is refused at once', async (t) => {
   const { cache } = await setup();
   await cache.findByHash(key(1).keyHash);
-  t.true(await cache.delete(WALLET_A, 'key_1'));
+  t.true(await cache.delete(WALLET_A, 'key_1', 1_790_000_000_000));
   t.is(await cache.findByHash(key(1).keyHash), null);
 });
 
 test('a key deleted elsewhere is refused once its time is up', async (t) => {
   const { store, clock, cache } = await setup();
   await cache.findByHash(key(1).keyHash);
-  await store.delete(WALLET_A, 'key_1'); // another instance
+  await store.delete(WALLET_A, 'key_1', 1_790_000_000_000); // another instance
   t.not(await cache.findByHash(key(1).keyHash), null);
   clock.advance(5_000);
   t.is(await cache.findByHash(key(1).keyHash), null);
@@ -91,7 +91,7 @@ test('a lookup that was on its way during a delete does not put the key back', a
   store.hold();
   const racing = cache.findByHash(key(1).keyHash);
   await new Promise((resolve) => setImmediate(resolve));
-  const deleted = cache.delete(WALLET_A, 'key_1');
+  const deleted = cache.delete(WALLET_A, 'key_1', 1_790_000_000_000);
   store.release();
   await racing;
   t.true(await deleted);

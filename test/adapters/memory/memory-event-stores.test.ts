@@ -1,0 +1,17 @@
+import { MemoryDeliveryQueue } from '../../../src/adapters/memory/memory-delivery-queue.js';
+import { MemoryEventLog } from '../../../src/adapters/memory/memory-event-log.js';
+import { MemoryJobLease } from '../../../src/adapters/memory/memory-job-lease.js';
+import { MemoryWebhookStore } from '../../../src/adapters/memory/memory-webhook-store.js';
+import { deliveryQueueContract } from '../../contracts/delivery-queue.contract.js';
+import { eventLogContract } from '../../contracts/event-log.contract.js';
+import { jobLeaseContract } from '../../contracts/job-lease.contract.js';
+import { webhookStoreContract } from '../../contracts/webhook-store.contract.js';
+
+eventLogContract('memory', async () => new MemoryEventLog());
+webhookStoreContract('memory', async () => new MemoryWebhookStore());
+jobLeaseContract('memory', async () => new MemoryJobLease());
+deliveryQueueContract('memory', async () => {
+  const events = new MemoryEventLog();
+  const endpoints = new MemoryWebhookStore();
+  return { events, endpoints, queue: new MemoryDeliveryQueue(endpoints, events) };
+});
