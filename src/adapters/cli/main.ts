@@ -13,6 +13,7 @@ import { migrateCommand } from './migrate.js';
 import { signCommand } from './sign.js';
 import { submitCommand } from './submit.js';
 import { verifyCommand } from './verify.js';
+import { webhookCommand } from './webhook.js';
 
 /** The subcommands, in the order `help` lists them. Adding a command is one line here. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -27,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   sign: signCommand,
   submit: submitCommand,
   verify: verifyCommand,
+  webhook: webhookCommand,
 };
 
 const PREFIX = 'proof-registry: ';
@@ -41,7 +43,7 @@ export function helpText(): string {
     ...lines,
     '',
     "Run 'proof-registry <command> --help' for a command's options.",
-    'Exit codes: 0 ok, 1 invalid proof, refused submission or failed copy, 2 usage or input error.',
+    'Exit codes: 0 ok, 1 invalid proof or webhook signature, refused submission or failed copy, 2 usage or input error.',
     '',
   ].join('\n');
 }
