@@ -80,6 +80,21 @@ export interface Config {
   readonly logCheckpointIntervalMs: number;
   /** Proofs get leaves as they are stored. Off only to measure what the log costs: proofs stored then never enter the log. */
   readonly logEnabled: boolean;
+  /** Events and the webhook delivery log are kept this long. */
+  readonly eventRetentionDays: number;
+  /** How often this instance looks for new events (streams, fan-out, logged proofs) and due deliveries. */
+  readonly eventPollMs: number;
+  /** How often devices silent past a status window are looked for. */
+  readonly deviceSweepMs: number;
+  /** Webhooks may reach loopback, private and link-local addresses (development and tests only). */
+  readonly webhookAllowPrivate: boolean;
+  /** One delivery attempt's deadline: connect, answer and the start of its body. */
+  readonly webhookTimeoutMs: number;
+  /** Attempts in flight at once on this instance, and of those to one endpoint. */
+  readonly webhookConcurrency: number;
+  readonly webhookPerEndpoint: number;
+  /** An endpoint failing without a success for this long is turned off, with the reason. */
+  readonly webhookDisableAfterS: number;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -207,6 +222,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     logSigningKeyFile: opt('LOG_SIGNING_KEY_FILE'),
     logCheckpointIntervalMs: int('LOG_CHECKPOINT_INTERVAL_MS', 1000, 50, 3_600_000),
     logEnabled: bool('LOG_ENABLED', true),
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', 30, 1, 3650),
+    eventPollMs: int('EVENT_POLL_MS', 200, 10, 60_000),
+    deviceSweepMs: int('DEVICE_SWEEP_MS', 5_000, 10, 3_600_000),
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1_024),
+    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 8, 1, 1_024),
+    webhookDisableAfterS: int('WEBHOOK_DISABLE_AFTER_S', 5 * 86_400, 60, 365 * 86_400),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');

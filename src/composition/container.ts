@@ -7,6 +7,7 @@ import { actoSlice } from './acto.module.js';
 import { coreModule } from './core.module.js';
 import { CORE } from './core.tokens.js';
 import { dashboardSlice } from './dashboard.module.js';
+import { eventsSlice } from './events.module.js';
 import { fleetSlice } from './fleet.module.js';
 import { identitySlice } from './identity.module.js';
 import { logSlice } from './log.module.js';
@@ -16,7 +17,7 @@ import { proofsSlice } from './proofs.module.js';
 import type { Slice } from './slice.js';
 
 /** The registry's features, in the order their routes are served and documented. */
-export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, logSlice, dashboardSlice, actoSlice];
+export const SLICES: readonly Slice[] = [operationsSlice, proofsSlice, fleetSlice, identitySlice, logSlice, eventsSlice, dashboardSlice, actoSlice];
 
 /** What exists before the container: the root makes these (or a test does). */
 export interface Resources {

@@ -7,8 +7,21 @@ import type { Logger } from 'pino';
  */
 export class Lifecycle {
   private readonly stops: Array<() => Promise<void>> = [];
+  private readonly closingController = new AbortController();
 
   constructor(private readonly logger: Logger) {}
+
+  /**
+   * Aborted when the registry begins to stop, before the server waits for the requests in
+   * flight: what never ends by itself (an event stream) ends then.
+   */
+  get closing(): AbortSignal {
+    return this.closingController.signal;
+  }
+
+  beginClosing(): void {
+    this.closingController.abort();
+  }
 
   onStop(stop: () => Promise<void>): void {
     this.stops.push(stop);

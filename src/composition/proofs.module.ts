@@ -20,6 +20,7 @@ import { KnexWalletStats } from '../adapters/sql/knex-wallet-stats.js';
 import type { Config } from '../config.js';
 import { helperNice } from './core.module.js';
 import { CORE } from './core.tokens.js';
+import { EVENTS } from './events.tokens.js';
 import { PROOFS } from './proofs.tokens.js';
 import type { Slice } from './slice.js';
 import { provide } from './token.js';
@@ -73,8 +74,8 @@ const module = new ContainerModule(({ bind }) => {
   // wallet's statistics, which verification calls move too.
   provide(bind, PROOFS.Scorer, [], () => defaultPolicyScorer);
   provide(bind, PROOFS.WalletStats, [CORE.Database], (database) => new KnexWalletStats(database));
-  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections, PROOFS.Scorer], (checker, store, metrics, clock, rejections, scorer) =>
-    new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections, scorer),
+  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections, PROOFS.Scorer, EVENTS.Rejections], (checker, store, metrics, clock, rejections, scorer, announced) =>
+    new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections, scorer, announced),
   );
   provide(bind, PROOFS.GetProof, [PROOFS.Store], (store) => new GetProof(store));
   provide(bind, PROOFS.SearchProofs, [PROOFS.Store], (store) => new SearchProofs(store));

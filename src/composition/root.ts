@@ -79,6 +79,7 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
       database,
       connections: server.connections,
       close: async () => {
+        lifecycle.beginClosing();
         await server.close(config.shutdownGraceMs);
         await lifecycle.stop();
       },

@@ -47,7 +47,7 @@ export interface Reply {
 export async function startTestRegistry(options: { env?: Record<string, string>; clock?: Clock; workers?: boolean } = {}): Promise<TestRegistry> {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const registry = await startRegistry(config, {
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     overrides: [testAccess, ...(options.workers ? [] : [inlineVerification]), ...(options.clock ? [clockAt(options.clock)] : [])],
   });
   return {
