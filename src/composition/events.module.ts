@@ -77,7 +77,13 @@ const module = new ContainerModule(({ bind }) => {
         renderer,
         clock,
         Math.random,
-        { concurrency: config.webhookConcurrency, perEndpoint: config.webhookPerEndpoint, lockMs: config.webhookTimeoutMs + 30_000, disableAfterMs: config.webhookDisableAfterS * 1000 },
+        {
+          concurrency: config.webhookConcurrency,
+          perEndpoint: config.webhookPerEndpoint,
+          // The attempt's deadline and time to record it: only a claim of an instance that died runs out.
+          lockMs: config.webhookTimeoutMs + Math.max(5_000, 10 * config.eventPollMs),
+          disableAfterMs: config.webhookDisableAfterS * 1000,
+        },
         (r) => {
           attempts.inc({ outcome: r.verdict });
           latency.observe(r.latencyMs / 1000);

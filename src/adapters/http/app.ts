@@ -108,6 +108,12 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     router.register(koaPath, [spec.method.toUpperCase()], stack);
   }
 
+  // What reaches Koa's own handler: a client that left before a streamed answer ended (an
+  // event stream closed) is not the service's error; anything else is logged, never printed.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    options.logger.error({ err }, 'error after the response began');
+  });
   // Every answer, pages and errors included, is read as the type it declares, never sniffed.
   app.use((ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -1,51 +1,16 @@
 import test, { type ExecutionContext } from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { NodeEd25519 } from '../../../src/adapters/crypto/node-ed25519.js';
 import { keyFileOf, keyFileText } from '../../../src/adapters/cli/key-file.js';
 import { hexToBytes } from '../../../src/domain/protocol/encoding.js';
 import { openCheckpoint, verifyConsistencyProof, verifyInclusionAnswer } from '../../../src/log-verification.js';
+import { childRegistry as child } from '../../support/child-registry.js';
 import { postgresSchemaUrl } from '../../support/databases.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
 import { authHeaders } from '../../support/test-authenticator.js';
-
-const CHILD = fileURLToPath(new URL('../../support/log-registry-child.ts', import.meta.url));
-
-interface Child {
-  readonly url: string;
-  kill9(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** A registry in its own process on `env` (DATABASE_URL, DATA_DIR, …), checkpointing every 50 ms. */
-async function child(t: ExecutionContext, env: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, LOG_CHECKPOINT_INTERVAL_MS: '50', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  t.teardown(async () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-    await exited;
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (code) => reject(new Error(`the registry exited with ${code} before it listened`)));
-  });
-  return {
-    url: (JSON.parse(line) as { url: string }).url,
-    kill9: async () => {
-      proc.kill('SIGKILL');
-      await exited;
-    },
-    stop: async () => {
-      proc.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 async function submit(url: string, wallet: string, taskId: string): Promise<{ proof_id: string; log_index: number } | null> {
   try {

@@ -4,7 +4,7 @@ import { MAX_OVERLAP_S } from '../../../application/events/rotate-webhook-secret
 import { documented } from '../openapi/codec-schema.js';
 import { boundedInteger, boundedString, closed, described, LimitFromQuery, NullableString } from './common.codecs.js';
 
-const Url = documented(boundedString(1, WEBHOOK_URL_MAX + 1, 'webhook url'), {
+const Url = documented(boundedString(1, 8 * WEBHOOK_URL_MAX, 'webhook url'), {
   type: 'string',
   maxLength: WEBHOOK_URL_MAX,
   description: 'Absolute https (or http) URL, without user name, password or #fragment. Refused when its host is a loopback, private, link-local or metadata address (unless the service runs with WEBHOOK_ALLOW_PRIVATE=1); every delivery checks the address the name resolves to.',

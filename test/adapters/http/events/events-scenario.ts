@@ -8,6 +8,7 @@ import { hexToBytes } from '../../../../src/domain/protocol/encoding.js';
 import { verifyInclusionAnswer } from '../../../../src/log-verification.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../../support/mothers.js';
 import { startTestRegistry, type TestRegistry } from '../../../support/registry.js';
+import { openApiConformance } from '../../../support/openapi-conformance.js';
 import { bodiesOf, startReceiver, type Received } from '../../../support/webhook-receiver.js';
 
 /** A clock the test moves forward, to let devices fall silent without waiting an hour. */
@@ -166,4 +167,18 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   t.is(log.body.items.length, ids.length);
   t.true(log.body.items.every((d: { state: string; attempts: number; last_status_code: number }) => d.state === 'succeeded' && d.attempts === 1 && d.last_status_code === 200));
   t.is((await registry.call(WALLET_B, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries`)).status, 404, "another wallet's endpoint does not exist for it");
+
+  // Every answer, each event type's data included, is what the OpenAPI document says it is.
+  const conforms = openApiConformance((await registry.call(null, 'GET', '/openapi.json')).body);
+  const detail = await registry.call(WALLET_A, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries/${log.body.items[0].delivery_id}`);
+  t.is(detail.body.attempts_log.length, 1);
+  const checks: Array<[string, string, number, unknown]> = [
+    ['/v1/webhooks', 'post', 201, created.body],
+    ['/v1/webhooks', 'get', 200, listed.body],
+    ['/v1/events', 'get', 200, feed.body],
+    ['/v1/webhooks/{endpoint_id}/deliveries', 'get', 200, log.body],
+    ['/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}', 'get', 200, detail.body],
+    ...ok.map((e): [string, string, number, unknown] => ['/v1/events', 'get', 200, { items: [e], next_cursor: null, has_more: false }]),
+  ];
+  t.deepEqual(checks.map(([path, method, status, body]) => conforms(path, method, status, body)).filter((p) => p !== null), []);
 }
