@@ -76,7 +76,7 @@ export class EventJobs {
     this.loops = [
       new Repeat(() => this.leaderWork(), p.pollMs, fail('event upkeep')),
       new Repeat(() => this.deliveries(), p.pollMs, fail('webhook delivery')),
-      new Repeat(async () => void (p.hub.listening && (await p.hub.poll())), p.pollMs, fail('following events for streams')),
+      new Repeat(async () => void (p.hub.listening ? await p.hub.poll() : await p.hub.skipAhead()), p.pollMs, fail('following events for streams')),
     ];
   }
 

@@ -12,6 +12,8 @@ type Listener = (event: StoredEvent) => void;
 export class EventHub {
   private lastId = 0;
   private started = false;
+  /** Counts listens, so a skip ahead that raced one is dropped. */
+  private generation = 0;
   private readonly listeners = new Map<string, Set<Listener>>();
 
   constructor(
@@ -29,8 +31,13 @@ export class EventHub {
     return this.listeners.size > 0;
   }
 
-  /** Hands `listener` every later event of `wallet` (never a test event), in order; returns the way to stop. */
+  /**
+   * Hands `listener` every event of `wallet` (never a test event) with an id above the hub's
+   * position when it was called, in order; returns the way to stop. Start the hub first
+   * (`position`), or that position is not known yet.
+   */
   listen(wallet: string, listener: Listener): () => void {
+    this.generation++;
     let set = this.listeners.get(wallet);
     if (!set) this.listeners.set(wallet, (set = new Set()));
     set.add(listener);
@@ -38,6 +45,18 @@ export class EventHub {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(wallet) === set) this.listeners.delete(wallet);
     };
+  }
+
+  /**
+   * While nobody listens, moves the position to the log's end without reading the events: a
+   * first listener after an idle hour must not wait for an hour of events to be read. A
+   * listen while the end was being read cancels the move, so no listener misses an event.
+   */
+  async skipAhead(): Promise<void> {
+    if (!this.started || this.listeners.size > 0) return;
+    const generation = this.generation;
+    const last = await this.log.lastId();
+    if (this.listeners.size === 0 && generation === this.generation && last > this.lastId) this.lastId = last;
   }
 
   /** Reads what was committed since the last poll and hands it out; how many events it read. */

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { EventBody, StoredEvent } from '../../domain/events/event.js';
+import { eventId, type EventBody, type StoredEvent } from '../../domain/events/event.js';
 import type { EventLog } from '../ports/event-log.js';
 import type { EventHub } from './event-hub.js';
 import { readEventQuery, type InvalidEventQuery } from './event-query.js';
@@ -8,6 +8,11 @@ import type { EventRenderer } from './render-event.js';
 /** Events held for a stream whose reader is slower than the wallet's events; past this it reads the log instead. */
 const QUEUE_MAX = 2000;
 const PAGE = 200;
+
+export interface FollowedEvents {
+  readonly startId: string;
+  readonly events: AsyncIterable<EventBody>;
+}
 
 /**
  * A wallet's events as they happen, for a stream: first those after the reader's last id
@@ -23,31 +28,53 @@ export class FollowEvents {
     private readonly renderer: EventRenderer,
   ) {}
 
-  /** The events, in order, until `signal` aborts; a bad `after` or `types` is refused before anything is read. */
-  open(input: { wallet: string; after?: string; types?: string | readonly string[]; signal: AbortSignal }): E.Either<InvalidEventQuery, AsyncIterable<EventBody>> {
+  /**
+   * The events, in order, until `signal` aborts; a bad `after` or `types` is refused before
+   * anything is read. `startId`: where the stream starts (the last id before its first event),
+   * for a client that came without one to resume from should it lose the connection at once.
+   */
+  async open(input: { wallet: string; after?: string; types?: string | readonly string[]; signal: AbortSignal }): Promise<E.Either<InvalidEventQuery, FollowedEvents>> {
     const query = readEventQuery(input.after, input.types);
     if (E.isLeft(query)) return query;
     const { afterId, types } = query.right;
-    return E.right(this.follow(input.wallet, afterId, types, input.signal));
+    // The hub's position is known before listening: every event after it reaches the queue.
+    await this.hub.position();
+    const queue: StoredEvent[] = [];
+    const state = { overflowed: false, wake: null as (() => void) | null };
+    const stop = this.hub.listen(input.wallet, (event) => {
+      if (queue.length >= QUEUE_MAX) state.overflowed = true;
+      else queue.push(event);
+      state.wake?.();
+    });
+    // Listened to first: whatever is committed after this read reaches the queue.
+    let startId: number;
+    try {
+      startId = afterId ?? (await this.log.lastId());
+    } catch (err) {
+      stop();
+      throw err;
+    }
+    return E.right({ startId: eventId(startId), events: this.follow(input.wallet, startId, afterId !== null, types, input.signal, queue, state, stop) });
   }
 
-  private async *follow(wallet: string, afterId: number | null, types: readonly string[] | null, signal: AbortSignal): AsyncGenerator<EventBody> {
-    const queue: StoredEvent[] = [];
-    let overflowed = false;
-    let wake: (() => void) | null = null;
-    const stop = this.hub.listen(wallet, (event) => {
-      if (queue.length >= QUEUE_MAX) overflowed = true;
-      else queue.push(event);
-      wake?.();
-    });
-    const aborted = () => wake?.();
+  private async *follow(
+    wallet: string,
+    startId: number,
+    fromLogFirst: boolean,
+    types: readonly string[] | null,
+    signal: AbortSignal,
+    queue: StoredEvent[],
+    state: { overflowed: boolean; wake: (() => void) | null },
+    stop: () => void,
+  ): AsyncGenerator<EventBody> {
+    const aborted = () => state.wake?.();
     signal.addEventListener('abort', aborted);
     try {
-      let cursor = afterId ?? (await this.hub.position());
-      let fromLog = afterId !== null;
+      let cursor = startId;
+      let fromLog = fromLogFirst;
       while (!signal.aborted) {
-        if (fromLog || overflowed) {
-          if (overflowed) [overflowed, queue.length] = [false, 0];
+        if (fromLog || state.overflowed) {
+          if (state.overflowed) [state.overflowed, queue.length] = [false, 0];
           const page = await this.log.walletEvents(wallet, cursor, { types: types as never, limit: PAGE });
           for (const event of page.items) {
             if (signal.aborted) return;
@@ -63,8 +90,8 @@ export class FollowEvents {
           cursor = Math.max(cursor, event.id);
           continue;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
+        await new Promise<void>((resolve) => (state.wake = resolve));
+        state.wake = null;
       }
     } finally {
       stop();

@@ -33,9 +33,9 @@ test('a stream resumed after an id gets what came after it from the log, then ne
   const w = world();
   await w.log.append([key(WALLET_A, 1), key(WALLET_B, 2), key(WALLET_A, 3)]);
   const controller = new AbortController();
-  const opened = w.follow.open({ wallet: WALLET_A, after: eventId(1), signal: controller.signal });
+  const opened = await w.follow.open({ wallet: WALLET_A, after: eventId(1), signal: controller.signal });
   if (E.isLeft(opened)) return t.fail();
-  const stream = opened.right[Symbol.asyncIterator]();
+  const stream = opened.right.events[Symbol.asyncIterator]();
   t.deepEqual((await take(stream, w.hub, 1)).map((e) => e.id), [eventId(3)]);
   await w.log.append([key(WALLET_B, 4), key(WALLET_A, 5), key(WALLET_A, 6)]);
   t.deepEqual((await take(stream, w.hub, 2)).map((e) => e.id), [eventId(5), eventId(6)]);
@@ -46,9 +46,9 @@ test('a stream resumed after an id gets what came after it from the log, then ne
 test('a reader slower than its wallet\'s events is not buffered without end: it reads the log again from its last id, missing nothing', async (t) => {
   const w = world();
   const controller = new AbortController();
-  const opened = w.follow.open({ wallet: WALLET_A, signal: controller.signal });
+  const opened = await w.follow.open({ wallet: WALLET_A, signal: controller.signal });
   if (E.isLeft(opened)) return t.fail();
-  const stream = opened.right[Symbol.asyncIterator]();
+  const stream = opened.right.events[Symbol.asyncIterator]();
   const first = stream.next();
   await w.log.append([key(WALLET_A, 0)]);
   await w.hub.poll();
@@ -78,4 +78,41 @@ test('the feed pages by cursor; an empty page still says where to poll from; bad
   t.deepEqual([empty.right.items, empty.right.nextCursor], [[], eventId(4)], 'past the other wallet\'s event too');
   t.like(await w.list.execute({ wallet: WALLET_A, after: 'evt_x', limit: 5 }), { left: { _tag: 'InvalidEventQuery', field: 'after' } });
   t.like(await w.list.execute({ wallet: WALLET_A, types: 'key.created,key.lost', limit: 5 }), { left: { _tag: 'InvalidEventQuery', field: 'types' } });
+});
+
+test('a stream opened without an id starts now: it says where (a resume point), and sends nothing from before it', async (t) => {
+  const w = world();
+  await w.hub.position(); // the hub started long ago, and has not polled since
+  await w.log.append([key(WALLET_A, 1), key(WALLET_A, 2)]);
+  const opened = await w.follow.open({ wallet: WALLET_A, signal: new AbortController().signal });
+  if (E.isLeft(opened)) return t.fail();
+  t.is(opened.right.startId, eventId(2));
+  const stream = opened.right.events[Symbol.asyncIterator]();
+  await w.log.append([key(WALLET_A, 3)]);
+  t.deepEqual((await take(stream, w.hub, 1)).map((e) => e.id), [eventId(3)]);
+});
+
+test('while nobody listens the hub skips to the end of the log, unless a listener came while it looked', async (t) => {
+  const log = new MemoryEventLog();
+  const hub = new EventHub(log);
+  await hub.position();
+  await log.append([key(WALLET_A, 1), key(WALLET_A, 2)]);
+  await hub.skipAhead();
+  t.is(await hub.position(), 2, 'nobody listened: the past is not read');
+  // A stream opens (and closes) while the hub reads the log's end: the hub must not move past what it has not handed out.
+  class WatchedLog extends MemoryEventLog {
+    during: (() => void) | null = null;
+    override async lastId(): Promise<number> {
+      const id = await super.lastId();
+      this.during?.();
+      return id;
+    }
+  }
+  const watched = new WatchedLog();
+  const racing = new EventHub(watched);
+  await racing.position();
+  await watched.append([key(WALLET_A, 1)]);
+  watched.during = () => racing.listen(WALLET_A, () => undefined)();
+  await racing.skipAhead();
+  t.is(await racing.position(), 0, 'the move that raced a listen is dropped');
 });

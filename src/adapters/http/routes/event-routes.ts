@@ -51,8 +51,8 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
         const controller = new AbortController();
         const lastEventId = ctx.get('Last-Event-ID');
         const after = lastEventId !== '' ? lastEventId : query.after;
-        const events = orProblem(
-          d.follow.open({ wallet: principal!.wallet, ...(after !== undefined && { after }), ...(query.types !== undefined && { types: query.types }), signal: controller.signal }),
+        const { startId, events } = orProblem(
+          await d.follow.open({ wallet: principal!.wallet, ...(after !== undefined && { after }), ...(query.types !== undefined && { types: query.types }), signal: controller.signal }),
           eventProblem,
         );
         const stop = () => controller.abort();
@@ -65,7 +65,7 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
         ctx.req.socket.setTimeout(0);
         ctx.req.socket.setNoDelay(true);
         const out = new PassThrough();
-        void pump(events, out, controller.signal, d.heartbeatMs);
+        void pump(startId, events, out, controller.signal, d.heartbeatMs);
         return {
           status: 200,
           body: out,
@@ -77,11 +77,12 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
 }
 
 /** Writes each event as a server-sent event, waits when the client reads slower, and ends the stream when told to stop. */
-async function pump(events: AsyncIterable<EventBody>, out: PassThrough, signal: AbortSignal, heartbeatMs: number): Promise<void> {
+async function pump(startId: string, events: AsyncIterable<EventBody>, out: PassThrough, signal: AbortSignal, heartbeatMs: number): Promise<void> {
   const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), heartbeatMs);
   heartbeat.unref();
   try {
-    out.write('retry: 3000\n\n');
+    // An id with no data: a resume point for a client that came without one (no event is dispatched).
+    out.write(`retry: 3000\nid: ${startId}\n\n`);
     for await (const event of events) {
       if (!out.write(`id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`)) {
         await new Promise<void>((resolve) => {

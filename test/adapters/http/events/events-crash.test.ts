@@ -6,7 +6,7 @@ import { NodeEd25519 } from '../../../../src/adapters/crypto/node-ed25519.js';
 import { keyFileOf, keyFileText } from '../../../../src/adapters/cli/key-file.js';
 import { childRegistry } from '../../../support/child-registry.js';
 import { postgresSchemaUrl } from '../../../support/databases.js';
-import { anEnvelope, WALLET_A } from '../../../support/mothers.js';
+import { anEnvelope, WALLET_A, WALLET_B } from '../../../support/mothers.js';
 import { openStream } from '../../../support/sse-client.js';
 import { authHeaders } from '../../../support/test-authenticator.js';
 import { bodiesOf, startReceiver } from '../../../support/webhook-receiver.js';
@@ -89,6 +89,9 @@ test.serial('postgres: two instances on one database deliver each event once, wh
   const [one, two] = [await childRegistry(t, env('one')), await childRegistry(t, env('two'))];
   const receiver = await startReceiver(t);
   t.is((await post(one.url, WALLET_A, '/v1/webhooks', { url: receiver.url, event_types: ['proof.accepted', 'proof.logged'] })).status, 201);
+  // A stream on either instance hears what both take; another wallet's stream hears none of it.
+  const streamOnTwo = await openStream(two.url, WALLET_A, { query: '?types=proof.accepted' });
+  const otherWallet = await openStream(one.url, WALLET_B);
   const proofs = 30;
   await Promise.all(Array.from({ length: proofs }, (_, i) => post(i % 2 ? one.url : two.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `two-${i}` }) })));
   const count = (type: string) => new Set(bodiesOf(receiver.received).filter((b) => b.type === type).map((b) => b.id)).size;
@@ -103,5 +106,10 @@ test.serial('postgres: two instances on one database deliver each event once, wh
   const ids = receiver.received.map((r) => r.headers['webhook-id']);
   t.is(ids.length, 2 * proofs, 'each event delivered once');
   t.is(new Set(ids).size, ids.length);
+  await streamOnTwo.waitFor(proofs);
+  t.deepEqual(streamOnTwo.events.map((e) => e.data.task_id).sort(), Array.from({ length: proofs }, (_, i) => `two-${i}`).sort());
+  t.deepEqual(otherWallet.events, []);
+  streamOnTwo.close();
+  otherWallet.close();
   await Promise.all([one.stop(), two.stop()]);
 });
