@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { backupCommand } from './backup.js';
 import { copyDatabaseCommand } from './copy-database.js';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './command.js';
+import { eventsCommand } from './events.js';
 import { keygenCommand } from './keygen.js';
 import { keysCommand } from './keys.js';
 import { ledgerCommand } from './ledger.js';
@@ -19,6 +20,7 @@ import { webhookCommand } from './webhook.js';
 export const COMMANDS: Readonly<Record<string, Command>> = {
   backup: backupCommand,
   'copy-database': copyDatabaseCommand,
+  events: eventsCommand,
   keygen: keygenCommand,
   keys: keysCommand,
   ledger: ledgerCommand,
@@ -43,7 +45,7 @@ export function helpText(): string {
     ...lines,
     '',
     "Run 'proof-registry <command> --help' for a command's options.",
-    'Exit codes: 0 ok, 1 invalid proof or webhook signature, refused submission or failed copy, 2 usage or input error.',
+    'Exit codes: 0 ok, 1 invalid proof or webhook signature, refused submission or event stream, or failed copy, 2 usage or input error.',
     '',
   ].join('\n');
 }
