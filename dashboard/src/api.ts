@@ -24,25 +24,32 @@ export function useSession(session: Session | null, ended: (reason: ApiError) =>
   onEnded = ended;
 }
 
+/** The signed-in wallet, or null. */
+export const sessionWallet = (): string | null => current?.wallet ?? null;
+
+/** The session's token and wallet as request headers (none before sign-in). */
+export function credentialHeaders(credential?: { token: string; wallet: string }): Record<string, string> {
+  const auth = credential ?? current;
+  return auth ? { authorization: `Bearer ${auth.token}`, 'x-wallet-address': auth.wallet } : {};
+}
+
+/** A refused answer as an ApiError; a token the service no longer takes ends the session here too. */
+export async function refusal(res: Response, own = true): Promise<ApiError> {
+  const json = (await res.json().catch(() => ({ detail: `unreadable answer (status ${res.status})` }))) as Record<string, unknown>;
+  const retry = Number(res.headers.get('retry-after'));
+  const error = new ApiError(res.status, json, Number.isFinite(retry) && retry > 0 ? retry : null);
+  if (error.sessionEnded && own) onEnded(error);
+  return error;
+}
+
 /** Calls this service's own API (same origin: no CORS, no other host), with the session's token. */
 export async function api<T>(method: string, path: string, body?: unknown, credential?: { token: string; wallet: string }): Promise<T> {
-  const auth = credential ?? current;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (auth) {
-    headers['authorization'] = `Bearer ${auth.token}`;
-    headers['x-wallet-address'] = auth.wallet;
-  }
+  const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(credential) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), cache: 'no-store' });
   if (res.status === 204) return undefined as T;
-  const json = (await res.json().catch(() => ({ detail: `unreadable answer (status ${res.status})` }))) as Record<string, unknown>;
-  if (!res.ok) {
-    const retry = Number(res.headers.get('retry-after'));
-    const error = new ApiError(res.status, json, Number.isFinite(retry) && retry > 0 ? retry : null);
-    if (error.sessionEnded && !credential) onEnded(error);
-    throw error;
-  }
-  return json as T;
+  if (!res.ok) throw await refusal(res, !credential);
+  return (await res.json().catch(() => ({ detail: `unreadable answer (status ${res.status})` }))) as T;
 }
 
 /** `?a=1&b=2` from the defined members only. */

@@ -1,6 +1,8 @@
 /** Display helpers: every date in the viewer's locale, with UTC in the title for exactness. */
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const number = new Intl.NumberFormat();
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dayClock = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
 export const fmtNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : number.format(n));
 
@@ -28,3 +30,10 @@ export const fmtPercent = (x: number | null | undefined, digits = 1): string => 
 
 /** A long id shortened in the middle; the full id stays in the title and the copy button. */
 export const shortId = (id: string, keep = 8): string => (id.length <= keep * 2 + 1 ? id : `${id.slice(0, keep)}…${id.slice(-keep)}`);
+
+/** A moment in a feed: the time of day for today, with the day before that. */
+export function fmtMoment(iso: string, nowMs = Date.now()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Date(nowMs).toDateString() === d.toDateString() ? clock.format(d) : dayClock.format(d);
+}

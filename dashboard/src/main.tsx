@@ -2,10 +2,13 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, type ApiError, useSession } from './api.js';
 import { Shell } from './components/layout.js';
+import { lazyView } from './components/lazy-view.js';
 import { ErrorNote, Loading } from './components/ui.js';
 import type { DashboardConfig } from './config.js';
 import { usePlace } from './router.js';
 import { loadSession, saveSession, type Session } from './session.js';
+import { live } from './live-events.js';
+import { ActivityPage } from './views/activity.js';
 import { DevicePage } from './views/device.js';
 import { FleetPage } from './views/fleet.js';
 import { KeysPage } from './views/keys.js';
@@ -16,14 +19,21 @@ import { ProofsPage } from './views/proofs.js';
 import { SignIn } from './views/sign-in.js';
 import { VerifyPage } from './views/verify.js';
 
+// Managing webhooks is seldom done: its views load when the page is first opened.
+const WebhooksPage = lazyView(() => import('./views/webhooks.js').then((m) => m.WebhooksPage));
+
 function View({ path, session }: { path: string; session: Session }) {
   const [section, ...rest] = path.split('/');
   const id = rest.join('/');
   switch (section) {
     case '':
       return <Overview session={session} />;
+    case 'activity':
+      return <ActivityPage />;
     case 'keys':
       return <KeysPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
     case 'fleet':
       return rest[0] === 'devices' && rest[1] ? <DevicePage deviceId={decodeURIComponent(rest.slice(1).join('/'))} /> : <FleetPage />;
     case 'proofs':
@@ -52,6 +62,8 @@ function App() {
   useEffect(loadConfig, [loadConfig]);
 
   const end = useCallback((why: 'expired' | 'signed-out') => {
+    // The stream stops with the session, before its token is refused and read as an expiry.
+    live.reset();
     saveSession(null);
     setSession(null);
     setExpired(why === 'expired');

@@ -103,3 +103,51 @@ export interface Verification {
   code: string | null;
   checks: Record<string, 'passed' | 'failed' | 'skipped'>;
 }
+
+/** What the registry announces (GET /v1/events, the stream, webhooks), in the order the forms list them. */
+export const EVENT_TYPES = ['proof.accepted', 'proof.rejected', 'proof.logged', 'device.status_changed', 'key.created', 'key.deleted'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** One event: the webhook body, the stream's `data:` and an item of the feed are the same. */
+export interface RegistryEvent {
+  id: string;
+  type: EventType | 'webhook.test';
+  timestamp: string;
+  wallet: string;
+  data: Record<string, unknown>;
+}
+
+export interface WebhookEndpoint {
+  endpoint_id: string;
+  url: string;
+  description: string | null;
+  /** null: every type, including types added later. */
+  event_types: EventType[] | null;
+  enabled: boolean;
+  /** Why the registry turned it off (410 Gone, failing for days); null when the owner did, or it is on. */
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  failing_since: string | null;
+  last_success_at: string | null;
+  previous_secret_expires_at: string | null;
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+
+export interface Delivery {
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  created_at: string;
+}
+
+export interface DeliveryDetail extends Delivery {
+  attempts_log: Array<{ attempt: number; at: string; status_code: number | null; latency_ms: number; error: string | null; response_excerpt: string; trigger: 'scheduled' | 'manual' }>;
+}

@@ -6,7 +6,9 @@ import { Link } from './ui.js';
 
 const NAV: ReadonlyArray<readonly [string, string]> = [
   ['', 'Overview'],
+  ['activity', 'Activity'],
   ['keys', 'API keys'],
+  ['webhooks', 'Webhooks'],
   ['fleet', 'Fleet'],
   ['proofs', 'Proofs'],
   ['verify', 'Verify'],

@@ -3,9 +3,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { onLink } from '../router.js';
 
-export function Link(p: { href: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
+export function Link(p: { href: string; children: ComponentChildren; class?: string; title?: string; 'aria-current'?: 'page' | undefined }) {
   return (
-    <a href={p.href} onClick={onLink} class={p.class} aria-current={p['aria-current']}>
+    <a href={p.href} onClick={onLink} class={p.class} title={p.title} aria-current={p['aria-current']}>
       {p.children}
     </a>
   );

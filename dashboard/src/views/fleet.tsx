@@ -1,14 +1,30 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { ViewHeader } from '../components/layout.js';
+import { LinkStatus, useLiveRefresh } from '../components/live.js';
 import { ConfirmDialog, Empty, ErrorNote, Link, Loading, StatusBadge } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { fmtAgo, fmtNumber } from '../format.js';
 import { BASE, navigate, usePlace, withParams } from '../router.js';
-import { STATUSES, type Device, type Fleet, type Group } from '../types.js';
+import { STATUSES, type Device, type Fleet, type Group, type RegistryEvent } from '../types.js';
 import { GroupsPanel } from './groups.js';
 
-const REFRESH_MS = 30_000;
+/** Re-read only while the live stream is down: otherwise the stream says when something changed. */
+const FALLBACK_MS = 60_000;
+/** "Last seen 3 min ago" moves on without a re-read. */
+const TICK_MS = 30_000;
+
+/** What changes the list: a device's status (a new device starts with one), or a proof (counts, last seen). */
+const changesFleet = (e: RegistryEvent) => e.type === 'device.status_changed' || e.type === 'proof.accepted';
+
+function useNow(periodMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), periodMs);
+    return () => clearInterval(timer);
+  }, [periodMs]);
+  return now;
+}
 
 export function FleetPage() {
   const place = usePlace();
@@ -17,7 +33,12 @@ export function FleetPage() {
   const search = place.params.get('q') ?? '';
   const [cursor, setCursor] = useState<string | null>(null);
   const key = `${status} ${groupId} ${cursor}`;
-  const fleet = useData(() => api<Fleet>('GET', `/v1/fleet${query({ limit: 200, status, group_id: groupId, cursor })}`), key, REFRESH_MS);
+  // The stream decides how often the list is read, and the list's reload is what the stream calls.
+  const reload = useRef<() => void>(() => undefined);
+  const link = useLiveRefresh(() => reload.current(), changesFleet);
+  const fleet = useData(() => api<Fleet>('GET', `/v1/fleet${query({ limit: 200, status, group_id: groupId, cursor })}`), key, link.kind === 'live' ? undefined : FALLBACK_MS);
+  reload.current = fleet.reload;
+  const now = useNow(TICK_MS);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [target, setTarget] = useState('');
   const [message, setMessage] = useState('');
@@ -61,7 +82,9 @@ export function FleetPage() {
 
   return (
     <section>
-      <ViewHeader title="Fleet" lead="Every device that sent a proof or a health report. This page refreshes every 30 seconds while it is visible." />
+      <ViewHeader title="Fleet" lead="Every device that sent a proof or a health report. The list follows status changes and new proofs as they happen (re-read every minute while the live connection is down).">
+        <LinkStatus state={link} />
+      </ViewHeader>
       <p role="status" class="visually-hidden-empty">
         {message}
       </p>
@@ -139,7 +162,7 @@ export function FleetPage() {
                 )}
               </Empty>
             ) : (
-              <DeviceTable devices={devices} selected={selected} toggle={toggle} allShown={allShown} groupName={groupName} setAll={(on) => setSelected(on ? new Set(devices.map((d) => d.device_id)) : new Set())} />
+              <DeviceTable devices={devices} now={now} selected={selected} toggle={toggle} allShown={allShown} groupName={groupName} setAll={(on) => setSelected(on ? new Set(devices.map((d) => d.device_id)) : new Set())} />
             )
           ) : fleet.loading ? (
             <Loading />
@@ -168,6 +191,7 @@ export function FleetPage() {
 
 function DeviceTable(p: {
   devices: Device[];
+  now: number;
   selected: ReadonlySet<string>;
   toggle: (id: string) => void;
   allShown: boolean;
@@ -207,7 +231,7 @@ function DeviceTable(p: {
                 <StatusBadge status={d.status} />
               </td>
               <td>{p.groupName(d.group_id)}</td>
-              <td title={d.last_seen_at}>{fmtAgo(d.last_seen_at)}</td>
+              <td title={d.last_seen_at}>{fmtAgo(d.last_seen_at, p.now)}</td>
               <td class="num">{fmtNumber(d.proof_count)}</td>
               <td class="clip">{d.last_health?.message ?? (d.last_health ? d.last_health.status : '—')}</td>
             </tr>
