@@ -16,9 +16,6 @@ export const FOLLOWED: readonly EventType[] = ['proof.accepted', 'proof.rejected
 
 /** Events the feed keeps: what a person scrolls through, not an archive. */
 export const KEEP = 200;
-const PAGE = 200;
-/** The feed is read oldest first, so opening reads at most this many pages back (see `History`). */
-const HISTORY_PAGES = 5;
 const GRACE_MS = 15_000;
 /** The service sends a keep-alive every 15 s: three missed ones mean a connection that died without saying so. */
 const SILENT_MS = 45_000;
@@ -31,11 +28,8 @@ export type LinkState =
   | { readonly kind: 'reconnecting'; readonly atMs: number; readonly why: string }
   | { readonly kind: 'stopped'; readonly error: Error };
 
-/**
- * The recent past shown before the stream: `too-long` when more than HISTORY_PAGES pages of
- * events are kept, as the feed cannot be read newest first; the page then starts from now.
- */
-export type History = { readonly kind: 'none' | 'loading' | 'loaded' | 'too-long' } | { readonly kind: 'failed'; readonly error: Error };
+/** The recent past shown before the stream: the newest KEEP events, read newest first. */
+export type History = { readonly kind: 'none' | 'loading' | 'loaded' } | { readonly kind: 'failed'; readonly error: Error };
 
 export interface LiveSnapshot {
   readonly state: LinkState;
@@ -138,20 +132,12 @@ class LiveEvents {
     const generation = this.generation;
     this.set({ ...this.snap, history: { kind: 'loading' } });
     this.historyRun = (async () => {
-      const got: RegistryEvent[] = [];
-      let after: string | null = null;
-      let more = true;
-      for (let pages = 0; more && pages < HISTORY_PAGES; pages++) {
-        const page: { items: RegistryEvent[]; next_cursor: string | null; has_more: boolean } = await api('GET', `/v1/events${query({ types: FOLLOWED.join(','), limit: PAGE, after })}`);
-        got.push(...page.items);
-        after = page.next_cursor ?? after;
-        more = page.has_more;
-      }
+      const page: { items: RegistryEvent[] } = await api('GET', `/v1/events${query({ types: FOLLOWED.join(','), limit: KEEP, order: 'desc' })}`);
       if (generation !== this.generation) return;
-      if (more) return this.set({ ...this.snap, history: { kind: 'too-long' } });
-      // The stream goes on from where the history ends, unless it already runs from somewhere.
-      if (this.lastId === '' && after !== null) this.lastId = after;
-      this.set({ ...this.snap, history: { kind: 'loaded' }, events: merge(this.snap.events, got) });
+      // The stream goes on from the newest event shown, unless it already runs from somewhere.
+      const newest = page.items[0];
+      if (this.lastId === '' && newest) this.lastId = newest.id;
+      this.set({ ...this.snap, history: { kind: 'loaded' }, events: merge(this.snap.events, page.items) });
     })().catch((error: Error) => {
       if (generation === this.generation) this.set({ ...this.snap, history: { kind: 'failed', error } });
     });

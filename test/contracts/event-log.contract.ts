@@ -45,6 +45,18 @@ export function eventLogContract(name: string, make: () => Promise<EventLog>, te
     t.deepEqual((await log.walletEvents(WALLET_A, all[4]!.id, { limit: 3 })).items, []);
   });
 
+  testFn(`${name}: newest first, before a cursor, pages back through a wallet's events`, async (t) => {
+    const log = await make();
+    await log.append([anEvent(WALLET_A), anEvent(WALLET_B), anEvent(WALLET_A), anEvent(WALLET_A), anEvent(WALLET_A)]);
+    const ids = (await log.walletEvents(WALLET_A, 0, { limit: 10 })).items.map((e) => e.id);
+    const first = await log.walletEvents(WALLET_A, 0, { limit: 2, order: 'desc' });
+    t.deepEqual([first.items.map((e) => e.id), first.hasMore], [[ids[3], ids[2]], true]);
+    const second = await log.walletEvents(WALLET_A, 0, { limit: 2, order: 'desc', beforeId: ids[2]! });
+    t.deepEqual([second.items.map((e) => e.id), second.hasMore], [[ids[1], ids[0]], false]);
+    const between = await log.walletEvents(WALLET_A, ids[0]!, { limit: 10, beforeId: ids[3]! });
+    t.deepEqual(between.items.map((e) => e.id), [ids[1], ids[2]]);
+  });
+
   testFn(`${name}: a type filter keeps only those types, and hasMore counts only matching events`, async (t) => {
     const log = await make();
     const key = anEvent(WALLET_A, { type: 'key.created' });

@@ -70,12 +70,6 @@ export function ActivityPage() {
         ))}
       </nav>
       {h.kind === 'failed' ? <ErrorNote error={h.error} retry={() => live.retryHistory()} /> : null}
-      {h.kind === 'too-long' ? (
-        <p class="note note-warning">
-          Your wallet has more events in the last 30 days than this page reads back, so it shows events from the moment it opened. Every proof is on the{' '}
-          <Link href={`${BASE}proofs`}>Proofs</Link> page.
-        </p>
-      ) : null}
       {h.kind === 'loading' && snap.events.length === 0 ? (
         <Loading label="Loading recent events…" />
       ) : shown.length === 0 ? (

@@ -24,8 +24,14 @@ export class MemoryEventLog implements EventLog {
   async walletEvents(wallet: string, afterId: number, query: WalletEventQuery): Promise<EventPage> {
     const types = query.types && query.types.length > 0 ? query.types : null;
     const matching = this.events.filter(
-      (e) => e.wallet === wallet && e.id > afterId && (e.target ?? null) === null && (types === null || (types as readonly string[]).includes(e.type)),
+      (e) =>
+        e.wallet === wallet &&
+        e.id > afterId &&
+        (query.beforeId === undefined || e.id < query.beforeId) &&
+        (e.target ?? null) === null &&
+        (types === null || (types as readonly string[]).includes(e.type)),
     );
+    if (query.order === 'desc') matching.reverse();
     return { items: matching.slice(0, query.limit).map(copy), hasMore: matching.length > query.limit };
   }
 

@@ -30,7 +30,8 @@ export class KnexEventLog implements EventLog {
       .andWhere('id', '>', afterId)
       .whereNull('target');
     if (query.types && query.types.length > 0) q.whereIn('type', [...query.types]);
-    const rows = await q.orderBy('id', 'asc').limit(query.limit + 1);
+    if (query.beforeId !== undefined) q.andWhere('id', '<', query.beforeId);
+    const rows = await q.orderBy('id', query.order ?? 'asc').limit(query.limit + 1);
     return { items: rows.slice(0, query.limit).map(toStoredEvent), hasMore: rows.length > query.limit };
   }
 

@@ -11,6 +11,10 @@ export interface WalletEventQuery {
   /** Only these types; absent or null: every type. */
   readonly types?: readonly EventType[] | null;
   readonly limit: number;
+  /** Only events before this id (for newest-first pages). */
+  readonly beforeId?: number;
+  /** Oldest first (default) or newest first. */
+  readonly order?: 'asc' | 'desc';
 }
 
 /**
@@ -22,7 +26,7 @@ export interface WalletEventQuery {
 export interface EventLog {
   /** Stores the events in one transaction, in order. */
   append(events: readonly NewEvent[]): Promise<void>;
-  /** The wallet's events after `afterId`, oldest first; never one sent to a single endpoint. */
+  /** The wallet's events after `afterId` (and before `beforeId`), in `order`; never one sent to a single endpoint. */
   walletEvents(wallet: string, afterId: number, query: WalletEventQuery): Promise<EventPage>;
   /** Every wallet's events after `afterId`, oldest first, at most `limit`: for the jobs that read them all. */
   allEvents(afterId: number, limit: number): Promise<readonly StoredEvent[]>;

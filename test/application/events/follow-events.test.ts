@@ -116,3 +116,15 @@ test('while nobody listens the hub skips to the end of the log, unless a listene
   await racing.skipAhead();
   t.is(await racing.position(), 0, 'the move that raced a listen is dropped');
 });
+
+test('the feed newest first pages back with before, and says when the oldest kept is reached', async (t) => {
+  const w = world();
+  await w.log.append([key(WALLET_A, 1), key(WALLET_B, 2), key(WALLET_A, 3), key(WALLET_A, 4)]);
+  const recent = await w.list.execute({ wallet: WALLET_A, order: 'desc', limit: 2 });
+  if (E.isLeft(recent)) return t.fail();
+  t.deepEqual([recent.right.items.map((e) => e.id), recent.right.nextCursor, recent.right.hasMore], [[eventId(4), eventId(3)], eventId(3), true]);
+  const older = await w.list.execute({ wallet: WALLET_A, order: 'desc', before: recent.right.nextCursor!, limit: 2 });
+  if (E.isLeft(older)) return t.fail();
+  t.deepEqual([older.right.items.map((e) => e.id), older.right.nextCursor, older.right.hasMore], [[eventId(1)], null, false]);
+  t.like(await w.list.execute({ wallet: WALLET_A, order: 'desc', before: 'nope', limit: 2 }), { left: { _tag: 'InvalidEventQuery', field: 'before' } });
+});

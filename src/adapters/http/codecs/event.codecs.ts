@@ -68,6 +68,8 @@ export const EventTypes = documented(boundedString(1, 500, 'event types'), {
 });
 export const EventAfter = documented(boundedString(1, 40, 'event id'), { type: 'string', pattern: '^evt_[0-9]{16}$', description: 'Only events after this id (an event id, or the next_cursor of a previous page).' });
 
-export const EventListQuery = t.partial({ after: EventAfter, types: EventTypes, limit: LimitFromQuery }, 'EventListQuery');
+const EventBefore = documented(boundedString(1, 40, 'event id'), { type: 'string', pattern: '^evt_[0-9]{16}$', description: 'Only events before this id (with order=desc: the next_cursor of the previous page).' });
+const EventOrder = documented(t.union([t.literal('asc'), t.literal('desc')]), { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'asc: oldest first (to poll); desc: newest first (recent history).' });
+export const EventListQuery = t.partial({ after: EventAfter, before: EventBefore, order: EventOrder, types: EventTypes, limit: LimitFromQuery }, 'EventListQuery');
 export const EventStreamQuery = t.partial({ after: EventAfter, types: EventTypes }, 'EventStreamQuery');
 export const EventListResponse = t.type({ items: t.array(EventBody), next_cursor: NullableString, has_more: t.boolean }, 'EventList');

@@ -24,15 +24,17 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
       path: '/v1/events',
       operationId: 'listEvents',
       tag: 'events',
-      summary: "The wallet's events after a cursor, oldest first",
+      summary: "The wallet's events: oldest first after a cursor, or newest first",
       description:
-        'For clients that poll. Pass the previous page\'s next_cursor as `after` to go on; with no new event, next_cursor still tells where to poll from next. Events are kept EVENT_RETENTION_DAYS (30 by default). Takes an API key or a dashboard token; a wallet sees only its own events.',
+        'For clients that poll (order=asc, the default): pass the previous page\'s next_cursor as `after` to go on; with no new event, next_cursor still tells where to poll from next. For recent history (order=desc): newest first, the next page with `before` = next_cursor. Events are kept EVENT_RETENTION_DAYS (30 by default). Takes an API key or a dashboard token; a wallet sees only its own events.',
       auth: 'api_key',
       heavyRead: true,
       query: c.EventListQuery,
       responses: { 200: { description: 'A page of events.', body: c.EventListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ principal, query }) => {
-        const page = orProblem(await d.list.execute({ wallet: principal!.wallet, ...(query.after !== undefined && { after: query.after }), ...(query.types !== undefined && { types: query.types }), limit: query.limit ?? 50 }), eventProblem);
+        const { after, before, order, types } = query;
+        const input = { wallet: principal!.wallet, limit: query.limit ?? 50, ...(after !== undefined && { after }), ...(before !== undefined && { before }), ...(order !== undefined && { order }), ...(types !== undefined && { types }) };
+        const page = orProblem(await d.list.execute(input), eventProblem);
         return { status: 200, body: { items: page.items, next_cursor: page.nextCursor, has_more: page.hasMore } };
       },
     }),
