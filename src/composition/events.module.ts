@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { Counter, Histogram } from 'prom-client';
 import { NodeIdentityCrypto } from '../adapters/crypto/node-identity-crypto.js';
-import { eventRoutes } from '../adapters/http/routes/event-routes.js';
+import { EVENT_WEBHOOK, eventRoutes } from '../adapters/http/routes/event-routes.js';
 import { webhookRoutes } from '../adapters/http/routes/webhook-routes.js';
 import { KnexDeliveryQueue } from '../adapters/sql/knex-delivery-queue.js';
 import { KnexDeviceAnnouncements } from '../adapters/sql/knex-device-announcements.js';
@@ -32,6 +32,7 @@ import { CORE } from './core.tokens.js';
 import { EventJobs } from './event-jobs.js';
 import { EVENTS } from './events.tokens.js';
 import { LOG } from './log.tokens.js';
+import { OPERATIONS } from './operations.tokens.js';
 import type { Slice } from './slice.js';
 import { provide } from './token.js';
 
@@ -132,11 +133,11 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     EVENTS.Routes,
-    [EVENTS.Jobs, EVENTS.ListEvents, EVENTS.FollowEvents, EVENTS.Closing, EVENTS.CreateWebhook, EVENTS.UpdateWebhook, EVENTS.RotateSecret, EVENTS.ReadWebhooks, EVENTS.Deliveries, EVENTS.SendTest, CORE.Clock],
-    (_jobs, list, follow, closing, create, update, rotate, read, deliveries, test, clock) => [
-      ...eventRoutes({ list, follow, closing, heartbeatMs: 15_000 }),
-      ...webhookRoutes({ create, update, rotate, read, deliveries, test, clock }),
-    ],
+    [EVENTS.Jobs, EVENTS.ListEvents, EVENTS.FollowEvents, EVENTS.Closing, EVENTS.CreateWebhook, EVENTS.UpdateWebhook, EVENTS.RotateSecret, EVENTS.ReadWebhooks, EVENTS.Deliveries, EVENTS.SendTest, CORE.Clock, OPERATIONS.Catalog],
+    (_jobs, list, follow, closing, create, update, rotate, read, deliveries, test, clock, catalog) => {
+      catalog.addWebhook(EVENT_WEBHOOK);
+      return [...eventRoutes({ list, follow, closing, heartbeatMs: 15_000 }), ...webhookRoutes({ create, update, rotate, read, deliveries, test, clock })];
+    },
   );
 });
 

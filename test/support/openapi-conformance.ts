@@ -18,3 +18,15 @@ export function openApiConformance(document: unknown): (path: string, method: st
     return validate(body) ? null : `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors).slice(0, 600)}`;
   };
 }
+
+/** Checks a body a receiver got against the document's `webhooks.<name>.post` request schema. */
+export function openApiWebhookConformance(document: unknown): (name: string, body: unknown) => string | null {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(document as object, 'openapi');
+  return (name, body) => {
+    const validate = ajv.getSchema(`openapi#/webhooks/${name}/post/requestBody/content/application~1json/schema`);
+    if (!validate) return `no webhook ${name} documented`;
+    return validate(body) ? null : `webhook ${name}: ${JSON.stringify(validate.errors).slice(0, 600)}`;
+  };
+}

@@ -1,4 +1,4 @@
-import { openApiDocument } from './openapi/openapi-document.js';
+import { openApiDocument, type WebhookDoc } from './openapi/openapi-document.js';
 import type { AnyRoute } from './route.js';
 
 /**
@@ -7,6 +7,7 @@ import type { AnyRoute } from './route.js';
  */
 export class RouteCatalog {
   private readonly all: AnyRoute[] = [];
+  private readonly webhooks: WebhookDoc[] = [];
   private document: unknown;
 
   constructor(private readonly info: { readonly version: string; readonly serverUrl?: string }) {}
@@ -20,7 +21,13 @@ export class RouteCatalog {
     return this.all;
   }
 
+  /** A request the service sends to its users' endpoints, described beside the routes. */
+  addWebhook(webhook: WebhookDoc): void {
+    this.webhooks.push(webhook);
+    this.document = undefined;
+  }
+
   openApi(): unknown {
-    return (this.document ??= openApiDocument(this.all, this.info));
+    return (this.document ??= openApiDocument(this.all, this.info, this.webhooks));
   }
 }

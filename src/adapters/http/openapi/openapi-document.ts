@@ -11,8 +11,22 @@ const WALLET_HEADER = {
   schema: { type: 'string' },
 };
 
+/** A request the service sends (OpenAPI 3.1 `webhooks`): what a receiver gets. */
+export interface WebhookDoc {
+  readonly name: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly body: t.Mixed;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly responses: Readonly<Record<string, string>>;
+}
+
 /** The OpenAPI 3.1 document, generated from the same route specs and codecs that serve requests. */
-export function openApiDocument(routes: readonly AnyRoute[], info: { version: string; serverUrl?: string; title?: string; description?: string }): Record<string, unknown> {
+export function openApiDocument(
+  routes: readonly AnyRoute[],
+  info: { version: string; serverUrl?: string; title?: string; description?: string },
+  webhooks: readonly WebhookDoc[] = [],
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.path.replace(/\{([^}*]+)\*\}/g, '{$1}');
@@ -32,6 +46,7 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { version: st
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
+    ...(webhooks.length > 0 ? { webhooks: Object.fromEntries(webhooks.map((w) => [w.name, { post: webhookOperation(w) }])) } : {}),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key created at POST /v1/keys.' },
@@ -91,4 +106,14 @@ function propertySchema(codec: t.Mixed | undefined, name: string): JsonSchema {
   if (!codec) return { type: 'string' };
   const props = schemaOf(codec)['properties'] as Record<string, JsonSchema> | undefined;
   return props?.[name] ?? { type: 'string' };
+}
+
+function webhookOperation(w: WebhookDoc): Record<string, unknown> {
+  return {
+    summary: w.summary,
+    description: w.description,
+    parameters: Object.entries(w.headers).map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
+    requestBody: { required: true, content: { 'application/json': { schema: schemaOf(w.body) } } },
+    responses: Object.fromEntries(Object.entries(w.responses).map(([status, description]) => [status, { description }])),
+  };
 }

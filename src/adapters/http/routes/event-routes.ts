@@ -4,6 +4,7 @@ import type { ListEvents } from '../../../application/events/list-events.js';
 import type { EventBody } from '../../../domain/events/event.js';
 import * as c from '../codecs/event.codecs.js';
 import { orProblem } from '../http-error.js';
+import type { WebhookDoc } from '../openapi/openapi-document.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED } from './error-responses.js';
 import { eventErrors as errors, eventProblem } from './event-problems.js';
@@ -107,3 +108,18 @@ async function pump(startId: string, events: AsyncIterable<EventBody>, out: Pass
     out.end();
   }
 }
+
+/** The delivery a webhook endpoint receives, for the OpenAPI document's `webhooks`. */
+export const EVENT_WEBHOOK: WebhookDoc = {
+  name: 'event',
+  summary: 'An event, delivered to a webhook endpoint (Standard Webhooks v1)',
+  description:
+    'POSTed to each enabled endpoint whose event types include it. Verify webhook-signature over the raw body before parsing it; deduplicate on webhook-id (the same on every retry); refuse a webhook-timestamp more than 5 minutes from your clock. Any 2xx within 15 s is a success; anything else is retried over about three days; 410 Gone turns the endpoint off.',
+  body: c.EventBody,
+  headers: {
+    'webhook-id': 'The event id (evt_…): the same on every retry of this event.',
+    'webhook-timestamp': 'When this attempt was signed, in whole seconds since the epoch.',
+    'webhook-signature': 'Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the base64-decoded secret after whsec_; two during a secret rotation.',
+  },
+  responses: { '2XX': 'Received.', '410': 'Gone: no more deliveries; the endpoint is turned off.' },
+};

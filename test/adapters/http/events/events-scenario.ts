@@ -8,7 +8,7 @@ import { hexToBytes } from '../../../../src/domain/protocol/encoding.js';
 import { verifyInclusionAnswer } from '../../../../src/log-verification.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../../support/mothers.js';
 import { startTestRegistry, type TestRegistry } from '../../../support/registry.js';
-import { openApiConformance } from '../../../support/openapi-conformance.js';
+import { openApiConformance, openApiWebhookConformance } from '../../../support/openapi-conformance.js';
 import { bodiesOf, startReceiver, type Received } from '../../../support/webhook-receiver.js';
 
 /** A clock the test moves forward, to let devices fall silent without waiting an hour. */
@@ -169,7 +169,10 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   t.is((await registry.call(WALLET_B, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries`)).status, 404, "another wallet's endpoint does not exist for it");
 
   // Every answer, each event type's data included, is what the OpenAPI document says it is.
-  const conforms = openApiConformance((await registry.call(null, 'GET', '/openapi.json')).body);
+  const document = (await registry.call(null, 'GET', '/openapi.json')).body;
+  const conforms = openApiConformance(document);
+  const received = openApiWebhookConformance(document);
+  t.deepEqual(all.received.map((r) => received('event', JSON.parse(r.body))).filter((p) => p !== null), [], 'what receivers get is the documented webhook');
   const detail = await registry.call(WALLET_A, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries/${log.body.items[0].delivery_id}`);
   t.is(detail.body.attempts_log.length, 1);
   const checks: Array<[string, string, number, unknown]> = [
