@@ -1,3 +1,4 @@
+import type { SqliteSynchronous } from './adapters/sql/database.js';
 import { isWalletAddress } from './domain/identity/wallet-address.js';
 
 /**
@@ -80,6 +81,10 @@ export interface Config {
   readonly logCheckpointIntervalMs: number;
   /** Proofs get leaves as they are stored. Off only to measure what the log costs: proofs stored then never enter the log. */
   readonly logEnabled: boolean;
+  /** SQLite: `full` syncs every commit before it is acknowledged; `normal` only at checkpoints (a power cut may lose the last acknowledged proofs). */
+  readonly sqliteSynchronous: SqliteSynchronous;
+  /** SQLite: past this many stored proofs the service warns (once) that PostgreSQL is the way on. */
+  readonly sqliteProofsWarn: number;
   /** Events and the webhook delivery log are kept this long. */
   readonly eventRetentionDays: number;
   /** How often this instance looks for new events (streams, fan-out, logged proofs) and due deliveries. */
@@ -152,6 +157,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   }
   const publicOrigin = url('PUBLIC_ORIGIN', ['http:', 'https:']) ?? 'http://localhost:8080';
   const solanaRpcUrl = url('SOLANA_RPC_URL', ['http:', 'https:']);
+  const sqliteSynchronous = str('SQLITE_SYNCHRONOUS', 'full').toLowerCase();
+  if (sqliteSynchronous !== 'full' && sqliteSynchronous !== 'normal') problems.push(`SQLITE_SYNCHRONOUS must be full or normal (got "${env.SQLITE_SYNCHRONOUS}")`);
   const logLevel = str('LOG_LEVEL', 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   const mint = str('ACCESS_TOKEN_MINT', LOCAL_ACCESS_MINT);
@@ -222,6 +229,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     logSigningKeyFile: opt('LOG_SIGNING_KEY_FILE'),
     logCheckpointIntervalMs: int('LOG_CHECKPOINT_INTERVAL_MS', 1000, 50, 3_600_000),
     logEnabled: bool('LOG_ENABLED', true),
+    sqliteSynchronous: sqliteSynchronous === 'normal' ? 'normal' : 'full',
+    sqliteProofsWarn: int('SQLITE_PROOFS_WARN', 1_000_000, 1, 1_000_000_000_000),
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 30, 1, 3650),
     eventPollMs: int('EVENT_POLL_MS', 200, 10, 60_000),
     deviceSweepMs: int('DEVICE_SWEEP_MS', 5_000, 10, 3_600_000),

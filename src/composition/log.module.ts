@@ -48,9 +48,13 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     LOG.Maintenance,
-    [LOG.Tiles, LOG.Leaves, LOG.Checkpoints, LOG.Lease, LOG.Signer, LOG.Tree, LOG.Sha256, CORE.Clock, CORE.Config, CORE.Logger, CORE.Lifecycle],
-    (tiles, leaves, checkpoints, lease, signer, tree, sha, clock, config, logger, lifecycle) => {
-      const advance = new AdvanceLog(new IntegrateLeaves(tiles, leaves, sha), new PublishCheckpoint(tiles, tree, checkpoints, signer, sha, clock, config.logOrigin));
+    [LOG.Tiles, LOG.Leaves, LOG.Checkpoints, LOG.Lease, LOG.Signer, LOG.Tree, LOG.Sha256, CORE.Clock, CORE.Config, CORE.Logger, CORE.Lifecycle, CORE.Database],
+    (tiles, leaves, checkpoints, lease, signer, tree, sha, clock, config, logger, lifecycle, database) => {
+      // With commits synced only at checkpoints, a checkpoint of the WAL syncs it first: what
+      // was integrated is then on disk before it is signed.
+      const unsynced = database.dialect === 'sqlite' && database.synchronous === 'normal';
+      const makeDurable = async () => void (unsynced ? await database.knex.raw('PRAGMA wal_checkpoint(PASSIVE)') : undefined);
+      const advance = new AdvanceLog(new IntegrateLeaves(tiles, leaves, sha), new PublishCheckpoint(tiles, tree, checkpoints, signer, sha, clock, config.logOrigin), 16, makeDurable);
       const holder = `${hostname()}:${path.resolve(config.dataDir)}`;
       const interval = config.logCheckpointIntervalMs;
       const maintain = new MaintainLog(lease, advance, clock, holder, Math.max(3 * interval, 2000));

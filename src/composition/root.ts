@@ -60,12 +60,16 @@ export async function startRegistry(config: Config, options: RegistryOptions): P
   const lifecycle = new Lifecycle(logger);
   const database = await openDatabase(config.databaseUrl, {
     readerPoolSize: config.databaseReadPoolSize,
+    synchronous: config.sqliteSynchronous,
     onDriverWarning: (detail) => logger.warn({ detail }, 'database driver'),
   }).catch(naming('DATABASE_URL'));
   lifecycle.onStop(() => database.close());
   try {
     const applied = await migrateLatest(database).catch(naming('DATABASE_URL'));
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    if (database.dialect === 'sqlite' && database.synchronous === 'normal') {
+      logger.warn('SQLITE_SYNCHRONOUS=normal: commits are synced to disk only at checkpoints, so a power cut may lose proofs already acknowledged');
+    }
     const container = buildContainer({ config, logger, database, lifecycle }, options.overrides);
     const app = await httpApp(container, config, logger);
     // Every thread that exists by now (libuv's pool, V8's helpers, the workers) below the event loop.

@@ -5,6 +5,14 @@ import { parseDatabaseUrl, SQLITE_MEMORY } from './database-url.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/**
+ * When an SQLite commit is on disk. `full`: WAL synced at every commit, before it is
+ * acknowledged; a power cut loses nothing acknowledged. `normal`: the WAL is synced only at
+ * checkpoints; a process crash loses nothing, a power cut or kernel panic may lose the last
+ * commits (SQLITE_SYNCHRONOUS; docs/storage.md).
+ */
+export type SqliteSynchronous = 'full' | 'normal';
+
 /** An open database: the Knex instance every SQL adapter shares, and how to close it. */
 export interface Database {
   readonly knex: Knex;
@@ -24,6 +32,8 @@ export interface Database {
   readonly sharedUrl: string | null;
   /** PostgreSQL schema the connections use (search_path), when one was asked for. */
   readonly schema?: string;
+  /** SQLite: when commits reach the disk, on every connection that writes (the writer thread's too). */
+  readonly synchronous?: SqliteSynchronous;
   close(): Promise<void>;
 }
 
@@ -36,6 +46,8 @@ export interface DatabaseOptions {
   readonly schema?: string;
   /** SQLite: how long a statement waits for another process's lock (default 5000 ms). */
   readonly busyTimeoutMs?: number;
+  /** SQLite: when a commit is on disk (default `full`: before it returns). */
+  readonly synchronous?: SqliteSynchronous;
   /**
    * Where Knex's own warnings go (a connection that could not be made, a deprecation), each as
    * one line without its stack. Without it Knex prints them, stacks included, to the console.
@@ -75,6 +87,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
 async function openSqlite(filename: string, options: DatabaseOptions): Promise<Database> {
   if (filename !== SQLITE_MEMORY) await mkdir(path.dirname(filename), { recursive: true });
   const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  const synchronous = options.synchronous ?? 'full';
   const knex = knexFactory({
     ...driverLog(options),
     client: 'sqlite3',
@@ -83,20 +96,20 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
     // One connection: SQLite admits one writer at a time anyway, and a second connection of
     // ours would only meet SQLITE_BUSY and sleep in the busy handler (or fail outright when a
     // read transaction tries to upgrade). Queuing in the pool is cheaper and never deadlocks;
-    // with WAL and synchronous=NORMAL a commit is a page append, not an fsync (and concurrent
-    // adds are grouped into one batch, see group-commit.ts). min: 1 keeps the pool
+    // concurrent adds are grouped into one batch, and so into one commit and one sync
+    // (group-commit.ts). min: 1 keeps the pool
     // from ever reaping the connection: for `:memory:` it *is* the database.
     pool: {
       min: 1,
       max: 1,
       afterCreate: (conn: SqliteConnection, done: Done) =>
-        configureSqliteConnection(conn, busyTimeoutMs).then(
+        configureSqliteConnection(conn, busyTimeoutMs, synchronous).then(
           () => done(null, conn),
           (err: Error) => done(err, conn),
         ),
     },
   });
-  if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', sharedUrl: null, close: () => knex.destroy() };
+  if (filename === SQLITE_MEMORY) return { knex, reader: knex, dialect: 'sqlite', sharedUrl: null, synchronous, close: () => knex.destroy() };
   const reader = knexFactory({
     ...driverLog(options),
     client: 'sqlite3',
@@ -114,6 +127,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
     reader,
     dialect: 'sqlite',
     sharedUrl: `sqlite:${filename}`,
+    synchronous,
     close: async () => {
       await reader.destroy();
       await knex.destroy();
@@ -124,9 +138,9 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
 /**
  * Settings of every connection that writes to an SQLite file (PRAGMAs are per connection, so
  * they run whenever one opens). WAL lets readers in other processes (CLI, backups) proceed
- * during a write; synchronous=NORMAL is durable against application crashes in WAL mode and
- * only risks the last commits on power loss, in exchange for no fsync per commit.
- * foreign_keys is off by default in SQLite.
+ * during a write. `synchronous` (SqliteSynchronous): FULL syncs the WAL at each commit, so an
+ * acknowledged proof survives a power cut, and the log never has to sign a different root for
+ * a size it published; NORMAL syncs only at checkpoints. foreign_keys is off by default in SQLite.
  *
  * The busy timeout comes first so that every later statement waits for other connections'
  * locks. Switching a new file to WAL is the exception: SQLite answers SQLITE_BUSY at once,
@@ -138,6 +152,7 @@ async function openSqlite(filename: string, options: DatabaseOptions): Promise<D
 export async function configureSqliteConnection(
   conn: SqliteConnection,
   busyTimeoutMs: number,
+  synchronous: SqliteSynchronous = 'full',
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<void> {
   const timeout = Math.max(0, Math.trunc(busyTimeoutMs));
@@ -153,7 +168,7 @@ export async function configureSqliteConnection(
       await sleep(pause);
     }
   }
-  await exec('PRAGMA synchronous = NORMAL;\nPRAGMA foreign_keys = ON');
+  await exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};\nPRAGMA foreign_keys = ON`);
 }
 
 function isSqliteBusy(err: unknown): boolean {

@@ -1,3 +1,4 @@
+import type { SqliteSynchronous } from './database.js';
 import type { PendingRow, RowOutcome } from './proof-writer.js';
 
 /** What the writer thread needs to open its own connection(s) to the registry's database. */
@@ -9,6 +10,8 @@ export interface ProofWriterThreadConfig {
   readonly connections: number;
   /** Sequence proofs into the transparency log (see WriterOptions); default true. */
   readonly sequence?: boolean;
+  /** SQLite: when a commit is on disk (see SqliteSynchronous); default full. */
+  readonly synchronous?: SqliteSynchronous;
 }
 
 export interface WriteRequest {

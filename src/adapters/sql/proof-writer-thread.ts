@@ -21,7 +21,7 @@ const send = (reply: ProofWriterReply) => port.postMessage(reply);
 async function open(): Promise<{ rows: ProofWriter; close: () => Promise<void> }> {
   const target = parseDatabaseUrl(config.databaseUrl);
   if (target.dialect === 'sqlite') {
-    const rows = await SqliteProofWriter.open(target.filename, { sequence: config.sequence ?? true });
+    const rows = await SqliteProofWriter.open(target.filename, { sequence: config.sequence ?? true, synchronous: config.synchronous ?? 'full' });
     return { rows, close: () => rows.close() };
   }
   const database = await openDatabase(config.databaseUrl, {

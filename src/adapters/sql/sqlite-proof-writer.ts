@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type sqlite3 from 'sqlite3';
-import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS } from './database.js';
+import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS, type SqliteSynchronous } from './database.js';
 import { deviceCounts, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
 import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
@@ -26,6 +26,8 @@ export interface SqliteProofWriterOptions extends WriterOptions {
   /** How long a transaction waits for another connection's write lock (default 5000 ms). */
   readonly busyTimeoutMs?: number;
   readonly checkpoint?: WalCheckpointOptions;
+  /** When a commit is on disk (default full: before write() resolves, so before the proof is acknowledged). */
+  readonly synchronous?: SqliteSynchronous;
 }
 
 /** Where the writer's connection comes from: its own, or lent by Knex's pool for each batch. */
@@ -107,7 +109,7 @@ export class SqliteProofWriter implements ProofWriter {
       options.sequence ?? true,
     );
     try {
-      await configureSqliteConnection(db, busyTimeoutMs);
+      await configureSqliteConnection(db, busyTimeoutMs, options.synchronous ?? 'full');
       // The checkpointer checkpoints instead of the commit that crosses SQLite's threshold.
       await exec(db, 'PRAGMA wal_autocheckpoint = 0');
       await exec(checkpointConnection, `PRAGMA busy_timeout = ${busyTimeoutMs}`);

@@ -73,7 +73,7 @@ export class ThreadedProofWriter implements ProofWriter {
    * store configured with several writers); null for `sqlite::memory:`, which no other
    * connection can reach.
    */
-  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema'>, options: ThreadedProofWriterOptions = {}): Promise<ThreadedProofWriter | null> {
+  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema' | 'synchronous'>, options: ThreadedProofWriterOptions = {}): Promise<ThreadedProofWriter | null> {
     if (db.sharedUrl === null) return null;
     return ThreadedProofWriter.start(
       {
@@ -81,6 +81,7 @@ export class ThreadedProofWriter implements ProofWriter {
         connections: db.dialect === 'sqlite' ? 1 : POSTGRES_WRITERS,
         sequence: options.sequence ?? true,
         ...(db.schema !== undefined ? { schema: db.schema } : {}),
+        ...(db.synchronous !== undefined ? { synchronous: db.synchronous } : {}),
       },
       options,
     );

@@ -18,6 +18,12 @@ export class AdvanceLog {
     private readonly publish: PublishCheckpoint,
     /** Integration steps per tick at most, so a huge backlog still publishes as it goes. */
     private readonly maxSteps = 16,
+    /**
+     * Puts on disk every leaf integrated so far, where commits do not reach it by themselves
+     * (SQLite with SQLITE_SYNCHRONOUS=normal): a checkpoint is signed only over leaves that
+     * would survive a power cut, or the log might have to publish another root for a size.
+     */
+    private readonly makeDurable: () => Promise<void> = async () => undefined,
   ) {}
 
   async execute(): Promise<E.Either<LogMaintenanceFailure, AdvanceResult>> {
@@ -29,6 +35,7 @@ export class AdvanceLog {
       integrated += added;
       if (added === 0) break;
     }
+    if (integrated > 0) await this.makeDurable();
     const published = await this.publish.execute();
     return E.isLeft(published) ? published : E.right({ ...published.right, integrated });
   }

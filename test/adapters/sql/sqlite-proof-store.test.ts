@@ -29,11 +29,20 @@ const pragma = async (db: Database, name: string): Promise<unknown> => {
 test('sqlite: a file database runs in WAL mode with the connection pragmas set', async (t) => {
   await withSqliteFile(async (db, file) => {
     t.is(await pragma(db, 'journal_mode'), 'wal');
-    t.is(await pragma(db, 'synchronous'), 1); // NORMAL
+    t.is(await pragma(db, 'synchronous'), 2); // FULL: a commit is on disk before it returns
     t.is(await pragma(db, 'foreign_keys'), 1);
     t.is(await pragma(db, 'busy_timeout'), 5000);
     await new KnexProofStore(db).add(aProofRecord(WALLET_A));
     await t.notThrowsAsync(access(`${file}-wal`));
+  });
+});
+
+test('sqlite: SQLITE_SYNCHRONOUS=normal syncs only at checkpoints, on the connections that write', async (t) => {
+  await withSqliteFile(async (_db, file) => {
+    const relaxed = await openDatabase(`sqlite:${file}`, { synchronous: 'normal' });
+    t.teardown(() => relaxed.close());
+    t.is(await pragma(relaxed, 'synchronous'), 1);
+    t.is(relaxed.synchronous, 'normal');
   });
 });
 
@@ -98,30 +107,33 @@ function scriptedConnection(answers: Record<string, Array<string | null>>) {
 test('sqlite: a connection sets its busy timeout first and retries the switch to WAL while the file is busy', async (t) => {
   const conn = scriptedConnection({ 'PRAGMA journal_mode = WAL': ['SQLITE_BUSY', 'SQLITE_BUSY', null] });
   const pauses: number[] = [];
-  await configureSqliteConnection(conn, 5000, async (ms) => void pauses.push(ms));
+  await configureSqliteConnection(conn, 5000, 'full', async (ms) => void pauses.push(ms));
   t.deepEqual(conn.ran, [
     'PRAGMA busy_timeout = 5000',
     'PRAGMA journal_mode = WAL',
     'PRAGMA journal_mode = WAL',
     'PRAGMA journal_mode = WAL',
-    'PRAGMA synchronous = NORMAL;\nPRAGMA foreign_keys = ON',
+    'PRAGMA synchronous = FULL;\nPRAGMA foreign_keys = ON',
   ]);
   t.deepEqual(pauses, [2, 4]);
+  const relaxed = scriptedConnection({});
+  await configureSqliteConnection(relaxed, 5000, 'normal');
+  t.is(relaxed.ran.at(-1), 'PRAGMA synchronous = NORMAL;\nPRAGMA foreign_keys = ON');
 });
 
 test('sqlite: the switch to WAL gives up after the busy timeout, and other errors fail at once', async (t) => {
   const busy = scriptedConnection({ 'PRAGMA journal_mode = WAL': Array<string>(1000).fill('SQLITE_BUSY') });
   const waited: number[] = [];
   const sleep = (ms: number) => new Promise<void>((resolve) => (waited.push(ms), setTimeout(resolve, ms)));
-  const error = await t.throwsAsync(configureSqliteConnection(busy, 60, sleep));
+  const error = await t.throwsAsync(configureSqliteConnection(busy, 60, 'full', sleep));
   t.is((error as Error & { code?: string }).code, 'SQLITE_BUSY');
   // Each pause really passes, and none starts that would end past the timeout: 60 ms in all, at most.
   t.true(waited.reduce((a, b) => a + b, 0) <= 60, `paused ${waited.join(' + ')} ms`);
-  t.false(busy.ran.includes('PRAGMA synchronous = NORMAL;\nPRAGMA foreign_keys = ON'));
+  t.false(busy.ran.some((sql) => sql.startsWith('PRAGMA synchronous')));
 
   const broken = scriptedConnection({ 'PRAGMA journal_mode = WAL': ['SQLITE_IOERR'] });
   const pauses: number[] = [];
-  const ioError = await t.throwsAsync(configureSqliteConnection(broken, 5000, async (ms) => void pauses.push(ms)));
+  const ioError = await t.throwsAsync(configureSqliteConnection(broken, 5000, 'full', async (ms) => void pauses.push(ms)));
   t.is((ioError as Error & { code?: string }).code, 'SQLITE_IOERR');
   t.deepEqual(pauses, []);
 });

@@ -5,6 +5,7 @@ import { MemoryLogTileStore } from '../../../src/adapters/memory/memory-log-tile
 import type { LogTileStore } from '../../../src/application/ports/log-tile-store.js';
 import { openCheckpoint } from '../../../src/domain/log/open-checkpoint.js';
 import { verifyConsistency } from '../../../src/domain/log/verify-proofs.js';
+import { AdvanceLog } from '../../../src/application/log/advance-log.js';
 import { aLog, ed, right } from '../../support/log-app.js';
 import { hex, ReferenceTree, sha } from '../../support/log.js';
 
@@ -100,4 +101,16 @@ test('a stored tree behind the published checkpoint (an old backup) is never sig
   const restored = aLog({ checkpoints, leaves: log.leaves, maxLeaves: 10 });
   t.deepEqual(await restored.publish.execute(), E.left({ _tag: 'TreeBehindCheckpoint', treeSize: 0, checkpointSize: 50 }));
   t.is((await checkpoints.latest())!.size, 50);
+});
+
+test('where commits are not synced by themselves, what was integrated is made durable before it is signed', async (t) => {
+  const log = aLog();
+  const calls: string[] = [];
+  const publish = { execute: async () => (calls.push(`publish ${await log.tiles.integratedSize()}`), log.publish.execute()) } as typeof log.publish;
+  const advance = new AdvanceLog(log.integrate, publish, 16, async () => void calls.push(`durable ${await log.tiles.integratedSize()}`));
+  log.sequence(0, 5);
+  right(await advance.execute());
+  t.deepEqual(calls, ['durable 5', 'publish 5']);
+  right(await advance.execute());
+  t.deepEqual(calls.slice(2), ['publish 5'], 'nothing new integrated: nothing to make durable');
 });
