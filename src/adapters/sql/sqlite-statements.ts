@@ -19,7 +19,16 @@ export class SqliteStatements {
   all<T>(db: sqlite3.Database, sql: string, values: readonly SqlValue[]): Promise<T[]> {
     if (this.prepared === null) return new Promise<T[]>((resolve, reject) => db.all<T>(sql, values, (err, rows) => (err ? reject(err) : resolve(rows))));
     const statement = this.statement(db, this.prepared, sql);
-    return new Promise<T[]>((resolve, reject) => statement.all<T>(values, (err, rows) => (err ? reject(err) : resolve(rows))));
+    return new Promise<T[]>((resolve, reject) =>
+      statement.all<T>(values, (err, rows) => {
+        if (!err) return resolve(rows);
+        // A statement that failed mid-step (SQLITE_BUSY on a write) is left active, and while a
+        // statement is active SQLite does not commit: every later write on this connection
+        // would then succeed, return its rows, and never commit, holding the write lock.
+        // Resetting it ends its transaction, as a statement that fails in autocommit must.
+        statement.reset(() => reject(err));
+      }),
+    );
   }
 
   /** Finalizes every statement kept; call when none runs. */
