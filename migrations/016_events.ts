@@ -75,8 +75,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['endpoint_id', 'event_id'], { indexName: 'webhook_deliveries_endpoint_event' });
     t.index(['endpoint_id', 'id'], 'webhook_deliveries_endpoint');
   });
-  // What is due, oldest first; only pending rows are in it.
+  // What is due, oldest first, and each endpoint's line; only pending rows are in them.
   await knex.raw(`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at_ms) where state = 'pending'`);
+  await knex.raw(`create index webhook_deliveries_line on webhook_deliveries (endpoint_id, next_attempt_at_ms, id) where state = 'pending'`);
   await knex.raw(`create index webhook_deliveries_created on webhook_deliveries (created_at_ms)`);
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.bigInteger('delivery_id').notNullable().references('id').inTable('webhook_deliveries').onDelete('CASCADE');

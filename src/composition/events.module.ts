@@ -111,6 +111,7 @@ const module = new ContainerModule(({ bind }) => {
         clock,
         logger,
         pollMs: config.eventPollMs,
+        concurrency: config.webhookConcurrency,
         sweepMs: config.deviceSweepMs,
         pruneMs: HOUR_MS,
       });

@@ -1,26 +1,10 @@
 import type { Knex } from 'knex';
 import type { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryAttempt, DeliveryPage, DeliveryQueue, DeliveryState } from '../../application/ports/delivery-queue.js';
 import type { StoredEvent } from '../../domain/events/event.js';
-import type { Database, Dialect } from './database.js';
+import type { Database } from './database.js';
 import { EVENT_COLUMNS, moveCursor, readCursor, toStoredEvent, type EventRow } from './event-rows.js';
+import { CLAIM_STEPS, type DeliveryRow, type DialectSteps } from './delivery-claims.js';
 import { toWebhookEndpoint, type EndpointRow } from './knex-webhook-store.js';
-
-/** A `webhook_deliveries` row as the drivers return it (pg: bigint as text; SQLite: booleans as 0/1). */
-interface DeliveryRow {
-  readonly id: number | string;
-  readonly endpoint_id: string;
-  readonly event_id: number | string;
-  readonly event_type: string;
-  readonly state: string;
-  readonly attempts: number | string;
-  readonly next_attempt_at_ms: number | string | null;
-  readonly locked_until_ms: number | string | null;
-  readonly manual: boolean | number;
-  readonly last_status_code: number | string | null;
-  readonly last_error: string | null;
-  readonly last_attempt_at_ms: number | string | null;
-  readonly created_at_ms: number | string;
-}
 
 interface AttemptRow {
   readonly attempt: number | string;
@@ -60,102 +44,13 @@ const toAttempt = (r: AttemptRow): DeliveryAttempt => ({
 
 /** Rows an SQLite statement may carry: 13 values a delivery, under its variable limit and Knex's 500-row compound limit. */
 const ROWS_PER_INSERT = 500;
+/** 8 values an attempt: well under SQLite's variable limit. */
+const ATTEMPT_ROWS_PER_INSERT = 400;
 
-type ClaimArgs = { readonly now: number; readonly until: number; readonly limit: number; readonly perEndpoint: number };
-
-/**
- * The endpoints with something due, oldest due first, that are below their cap, locked so that
- * no other instance claims for them until this transaction ends. The cap counts the deliveries
- * already claimed, and rows another instance is claiming right now are invisible to that count
- * until it commits: holding the endpoint makes the count exact. NO KEY UPDATE still lets the
- * foreign-key checks of enqueues through; SKIP LOCKED sends a second claimer to other endpoints
- * instead of waiting. At most `limit` endpoints: each one claimed for gives at least one delivery.
- */
-const PG_LOCK_DUE_ENDPOINTS = `
-select e.endpoint_id
-  from webhook_endpoints e
-  join (select endpoint_id, min(next_attempt_at_ms) as due_at
-          from webhook_deliveries
-         where state = 'pending' and next_attempt_at_ms <= :now and (locked_until_ms is null or locked_until_ms < :now)
-         group by endpoint_id) due on due.endpoint_id = e.endpoint_id
- where e.enabled
-   and (select count(*) from webhook_deliveries b
-         where b.endpoint_id = e.endpoint_id and b.state = 'pending' and b.locked_until_ms >= :now) < :perEndpoint
- order by due.due_at, e.endpoint_id
- limit :limit
-   for no key update of e skip locked`;
-
-/**
- * Each locked endpoint's oldest due deliveries, up to its room below the cap, then the oldest
- * of those overall. The deliveries are locked with SKIP LOCKED too: one a late `record` is
- * writing is left for the next claim instead of waited for (the record waits for the endpoint
- * lock we hold: waiting here would be a deadlock). The update checks the row again, so one that
- * changed since it was read is not claimed.
- */
-const PG_CLAIM = `
-with picked as (
-  select d.id
-    from unnest(cast(:endpoints as text[])) as ep(endpoint_id)
-    cross join lateral (
-      select count(*) as n from webhook_deliveries b
-       where b.endpoint_id = ep.endpoint_id and b.state = 'pending' and b.locked_until_ms >= :now) busy
-    cross join lateral (
-      select d.id, d.next_attempt_at_ms from webhook_deliveries d
-       where d.endpoint_id = ep.endpoint_id and d.state = 'pending' and d.next_attempt_at_ms <= :now
-         and (d.locked_until_ms is null or d.locked_until_ms < :now)
-       order by d.next_attempt_at_ms, d.id
-       limit greatest(:perEndpoint - busy.n, 0)
-         for update skip locked) d
-   order by d.next_attempt_at_ms, d.id
-   limit :limit)
-update webhook_deliveries w set locked_until_ms = :until
-  from picked
- where w.id = picked.id and w.state = 'pending' and (w.locked_until_ms is null or w.locked_until_ms < :now)
-returning w.*`;
-
-/**
- * SQLite runs one write at a time and one statement is a transaction: the whole claim is one
- * UPDATE, which takes the write lock as it starts. Each due delivery's place in its endpoint's
- * line, after the ones already claimed, decides whether it fits under the cap.
- */
-const SQLITE_CLAIM = `
-update webhook_deliveries set locked_until_ms = :until
- where id in (
-   select id from (
-     select d.id, d.next_attempt_at_ms,
-            row_number() over (partition by d.endpoint_id order by d.next_attempt_at_ms, d.id)
-              + (select count(*) from webhook_deliveries b
-                  where b.endpoint_id = d.endpoint_id and b.state = 'pending' and b.locked_until_ms >= :now) as place
-       from webhook_deliveries d
-       join webhook_endpoints e on e.endpoint_id = d.endpoint_id
-      where e.enabled and d.state = 'pending' and d.next_attempt_at_ms <= :now
-        and (d.locked_until_ms is null or d.locked_until_ms < :now))
-    where place <= :perEndpoint
-    order by next_attempt_at_ms, id
-    limit :limit)
-returning *`;
-
-/** How each database claims, and keeps the endpoints it enqueues for from going until it commits. */
-interface DialectSteps {
-  claim(trx: Knex.Transaction, args: ClaimArgs): Promise<DeliveryRow[]>;
-  keepEndpoints(query: Knex.QueryBuilder): Knex.QueryBuilder;
-}
-
-const STEPS: Record<Dialect, DialectSteps> = {
-  postgres: {
-    async claim(trx, args) {
-      const locked = (await trx.raw(PG_LOCK_DUE_ENDPOINTS, { now: args.now, perEndpoint: args.perEndpoint, limit: args.limit })) as { rows: Array<{ endpoint_id: string }> };
-      if (locked.rows.length === 0) return [];
-      const endpoints = locked.rows.map((r) => r.endpoint_id);
-      return ((await trx.raw(PG_CLAIM, { ...args, endpoints })) as { rows: DeliveryRow[] }).rows;
-    },
-    // KEY SHARE: a delete of the endpoint waits for this transaction, so its inserts meet no missing parent.
-    keepEndpoints: (query) => query.forKeyShare(),
-  },
-  sqlite: {
-    claim: async (trx, args) => (await trx.raw(SQLITE_CLAIM, { ...args })) as DeliveryRow[],
-    keepEndpoints: (query) => query,
-  },
+const groupBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> => {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 };
 
 /** The webhook delivery queue on SQLite or PostgreSQL (`webhook_deliveries`, `webhook_attempts`, `event_cursors`). */
@@ -165,7 +60,7 @@ export class KnexDeliveryQueue implements DeliveryQueue {
 
   constructor(db: Pick<Database, 'knex' | 'dialect'>) {
     this.knex = db.knex;
-    this.steps = STEPS[db.dialect];
+    this.steps = CLAIM_STEPS[db.dialect];
   }
 
   cursor(name: string): Promise<number> {
@@ -217,12 +112,14 @@ export class KnexDeliveryQueue implements DeliveryQueue {
       // Endpoints in id order, then deliveries in id order: the order a delete takes them in
       // (the endpoint, then its deliveries by cascade), so recording batches and deletes wait
       // for each other instead of deadlocking.
-      for (const o of [...outcomes].sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : a.attempt.atMs - b.attempt.atMs))) {
-        const at = o.attempt.atMs;
-        const endpoint = trx('webhook_endpoints').where('endpoint_id', o.endpointId);
-        if (o.succeeded) await endpoint.update({ failing_since_ms: null, last_success_at_ms: at });
-        else await endpoint.update({ failing_since_ms: trx.raw('coalesce(failing_since_ms, ?)', [at]) });
+      // One update an endpoint: its streak ends with any success, else goes on from the first failure.
+      for (const [endpointId, theirs] of [...groupBy(outcomes, (o) => o.endpointId)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const successes = theirs.filter((o) => o.succeeded).map((o) => o.attempt.atMs);
+        const endpoint = trx('webhook_endpoints').where('endpoint_id', endpointId);
+        if (successes.length > 0) await endpoint.update({ failing_since_ms: null, last_success_at_ms: Math.max(...successes) });
+        else await endpoint.update({ failing_since_ms: trx.raw('coalesce(failing_since_ms, ?)', [Math.min(...theirs.map((o) => o.attempt.atMs))]) });
       }
+      const logged: AttemptOutcome[] = [];
       for (const o of [...outcomes].sort((a, b) => a.deliveryId - b.deliveryId)) {
         const { attempt } = o;
         const updated = await trx('webhook_deliveries').where('id', o.deliveryId).update({
@@ -236,10 +133,24 @@ export class KnexDeliveryQueue implements DeliveryQueue {
           last_attempt_at_ms: attempt.atMs,
         });
         // Deleted meanwhile (with its endpoint, or by age): nothing to log it under.
-        if (updated === 0) continue;
-        // Another instance may have sent and logged the same attempt after our claim ran out: keep its row.
+        if (updated > 0) logged.push(o);
+      }
+      // The attempts in a few statements; another instance may have sent and logged the same
+      // attempt after our claim ran out: its row is kept.
+      for (let i = 0; i < logged.length; i += ATTEMPT_ROWS_PER_INSERT) {
         await trx('webhook_attempts')
-          .insert({ delivery_id: o.deliveryId, attempt: attempt.attempt, at_ms: attempt.atMs, status_code: attempt.statusCode, latency_ms: attempt.latencyMs, error: attempt.error, response_excerpt: attempt.responseExcerpt, trigger: attempt.trigger })
+          .insert(
+            logged.slice(i, i + ATTEMPT_ROWS_PER_INSERT).map(({ deliveryId, attempt: a }) => ({
+              delivery_id: deliveryId,
+              attempt: a.attempt,
+              at_ms: a.atMs,
+              status_code: a.statusCode,
+              latency_ms: a.latencyMs,
+              error: a.error,
+              response_excerpt: a.responseExcerpt,
+              trigger: a.trigger,
+            })),
+          )
           .onConflict(['delivery_id', 'attempt'])
           .ignore();
       }

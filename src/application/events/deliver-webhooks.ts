@@ -35,7 +35,7 @@ export class DeliverWebhooks {
   private pending: AttemptOutcome[] = [];
   private disables: Array<{ endpointId: string; reason: string; atMs: number }> = [];
   private idle: Array<() => void> = [];
-  private settledWaiters: Array<() => void> = [];
+  private freeWaiters: Array<{ readonly free: number; readonly resolve: () => void }> = [];
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -77,10 +77,13 @@ export class DeliverWebhooks {
     }
   }
 
-  /** Resolves when an attempt in flight ends (a sender is free again); at once when none is in flight. */
-  anySettled(): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => this.settledWaiters.push(resolve));
+  /**
+   * Resolves once at least `free` senders are free (at once if they are): claiming for many at
+   * a time costs a few statements, claiming for each sender as it frees up costs them each time.
+   */
+  whenFree(free: number): Promise<void> {
+    if (this.settings.concurrency - this.inFlight >= free) return Promise.resolve();
+    return new Promise<void>((resolve) => this.freeWaiters.push({ free, resolve }));
   }
 
   /** Waits for the attempts in flight, then records them (on stop). */
@@ -95,7 +98,8 @@ export class DeliverWebhooks {
       .then((outcome) => this.pending.push(outcome))
       .finally(() => {
         this.inFlight--;
-        for (const resolve of this.settledWaiters.splice(0)) resolve();
+        const free = this.settings.concurrency - this.inFlight;
+        this.freeWaiters = this.freeWaiters.filter((w) => (w.free <= free ? (w.resolve(), false) : true));
         if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
       });
   }
