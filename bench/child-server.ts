@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+/** How long a server may take to stop once asked before it is killed. */
+const STOP_GRACE_MS = 60_000;
+
 export interface ChildServer {
   readonly url: string;
   readonly info: Record<string, unknown>;
@@ -27,13 +30,16 @@ export async function startChildServer(script: string, env: Record<string, strin
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  // The server's own log lines (a warning at start-up, say) may come first: the ready line is the one with `url`.
+  // The server's own log lines (a warning at start-up, say) may come first: the ready line is
+  // the one with `url`. Every other line, before it or after, goes to stderr: a server's
+  // warnings during a run explain its figures.
   const info = await new Promise<Record<string, unknown> & { url: string }>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
+    let ready = false;
     rl.on('line', (l) => {
-      const parsed = parsedLine(l);
+      const parsed = ready ? null : parsedLine(l);
       if (typeof parsed?.url === 'string') {
-        rl.removeAllListeners('line');
+        ready = true;
         resolve(parsed as Record<string, unknown> & { url: string });
       } else process.stderr.write(`${l}\n`);
     });
@@ -46,8 +52,17 @@ export async function startChildServer(script: string, env: Record<string, strin
     cpuSeconds: () => processCpuSeconds(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // Exited, or ended by a signal (then exitCode stays null).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // A server that cannot finish its work (a hung database call) must not hang the bench.
+        const kill = setTimeout(() => {
+          console.warn(`warning: ${script} did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killed`);
+          child.kill('SIGKILL');
+        }, STOP_GRACE_MS);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
@@ -64,10 +79,18 @@ function parsedLine(line: string): Record<string, unknown> | null {
 
 /** utime + stime of a process, all threads, from /proc/<pid>/stat; null where there is no /proc. */
 export function processCpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
+  return pid === undefined ? null : statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** utime + stime of one thread of a process, by default its main thread (the event loop, whose id is the process's); null where there is no /proc. */
+export function threadCpuSeconds(pid: number | undefined, tid = pid): number | null {
+  return pid === undefined ? null : statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+}
+
+function statCpuSeconds(path: string): number | null {
   try {
     // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {

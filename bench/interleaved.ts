@@ -2,10 +2,16 @@ import { machineTimes, settle, type ChildServer } from './child-server.js';
 import { load, type LoadFigures, type LoadOptions } from './http-load.js';
 
 /** A server under load, with what to send it: its bodies go on from slice to slice. */
-export interface Contender extends Pick<LoadOptions, 'path' | 'headers' | 'bodies' | 'reuseBodies'> {
+export interface Contender extends Pick<LoadOptions, 'path' | 'headers' | 'bodies' | 'reuseBodies' | 'onResponse'> {
   readonly server: ChildServer;
   /** Where in `bodies` to go on from, shared by several runs that must not send a body twice (default: from the start). */
   readonly cursor?: { next: number };
+  /**
+   * Awaited after each of its slices, before the next slice waits for a quiet machine: work the
+   * server still owes for its slice (deliveries it queued, say) is finished here, not charged
+   * to the other server's slice.
+   */
+  readonly afterSlice?: (slice: { readonly round: number; readonly endMs: number; readonly durationS: number }) => Promise<void>;
 }
 
 /** A load's figures with what it cost: CPU per request of the server process and of the load generator, and how busy the machine was. */
@@ -92,7 +98,9 @@ export async function interleaved(contenders: readonly [Contender, Contender], o
         durationS: o.sliceS,
         cursor: contender.cursor ?? tally.cursor,
         onLatency: (ms) => tally.latencies.push(ms),
+        ...(contender.onResponse && { onResponse: contender.onResponse }),
       });
+      const endMs = Date.now();
       const own = process.cpuUsage(own0);
       const server1 = contender.server.cpuSeconds();
       const machine1 = machineTimes();
@@ -107,6 +115,7 @@ export async function interleaved(contenders: readonly [Contender, Contender], o
         tally.machineTotal += machine1.total - machine0.total;
       }
       rates[k] = slice.total / slice.durationS;
+      await contender.afterSlice?.({ round, endMs, durationS: slice.durationS });
     }
     roundRatios.push(rates[1]! / rates[0]!);
   }

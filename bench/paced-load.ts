@@ -37,9 +37,12 @@ export async function pacedLoad(o: LoadOptions & { readonly rate: number }, cloc
         url,
         { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...o.headers } },
         (res) => {
-          res.resume();
+          const chunks: Buffer[] = [];
+          if (o.onResponse) res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          else res.resume();
           res.on('end', () => {
             latencies.push(clock.now() - due);
+            o.onResponse?.(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'));
             if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) non2xx++;
             resolve();
           });

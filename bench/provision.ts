@@ -19,23 +19,28 @@ export function fundWallet(databaseUrl: string): { wallet: string; secretKey: Ui
   return { wallet, secretKey: pair.secretKey };
 }
 
-/** Signs in over HTTP (connect → sign → verify) and creates an API key, as a user would. */
-export async function createApiKey(baseUrl: string, wallet: string, secretKey: Uint8Array): Promise<Credential> {
-  const post = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(baseUrl + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}`, 'x-wallet-address': wallet } : {}) },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, string>;
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${json['detail']}`);
-    return json;
-  };
-  const { challenge } = await post('/v1/auth/wallet/connect', { wallet_address: wallet });
-  const signature = Buffer.from(nacl.sign.detached(new TextEncoder().encode(challenge!), secretKey)).toString('base64');
-  const { access_token } = await post('/v1/auth/wallet/verify', { wallet_address: wallet, signature, challenge });
-  const { key } = await post('/v1/keys', { name: 'bench' }, access_token);
-  return { wallet, key: key! };
+/** POSTs JSON as a user would (with the wallet's token when given) and answers the JSON, or throws with the problem's detail. */
+export async function postJson(baseUrl: string, path: string, body: unknown, auth?: { token: string; wallet: string }): Promise<Record<string, unknown>> {
+  const res = await fetch(baseUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth.token}`, 'x-wallet-address': auth.wallet } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${String(json['detail'])}`);
+  return json;
+}
+
+/**
+ * Signs in over HTTP (connect → sign → verify) and creates an API key, as a user would. The
+ * sign-in's token (a dashboard JWT) comes back too, for what only it may do (webhooks).
+ */
+export async function createApiKey(baseUrl: string, wallet: string, secretKey: Uint8Array): Promise<Credential & { readonly accessToken: string }> {
+  const { challenge } = await postJson(baseUrl, '/v1/auth/wallet/connect', { wallet_address: wallet });
+  const signature = Buffer.from(nacl.sign.detached(new TextEncoder().encode(String(challenge)), secretKey)).toString('base64');
+  const { access_token } = await postJson(baseUrl, '/v1/auth/wallet/verify', { wallet_address: wallet, signature, challenge });
+  const { key } = await postJson(baseUrl, '/v1/keys', { name: 'bench' }, { token: String(access_token), wallet });
+  return { wallet, key: String(key), accessToken: String(access_token) };
 }
 
 /** The PostgreSQL the benches create their databases on. */
@@ -51,3 +56,14 @@ export async function adminQueries(...statements: string[]): Promise<void> {
     await admin.end();
   }
 }
+
+/** A new, empty database on the bench's PostgreSQL (dropped first if a run left it); its URL. */
+export async function freshPostgresDatabase(name: string): Promise<string> {
+  await adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `CREATE DATABASE ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drops a bench database, so that PostgreSQL's autovacuum of it does not run beside the next measurements. */
+export const dropPostgresDatabase = (name: string) => adminQueries(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, 'CHECKPOINT');

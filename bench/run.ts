@@ -9,14 +9,16 @@ import { load, type LoadFigures } from './http-load.js';
 import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
 import { benchLog } from './log.js';
 import { pacedLoad } from './paced-load.js';
-import { adminQueries, createApiKey, fundWallet, PG_ADMIN_URL } from './provision.js';
+import { createApiKey, dropPostgresDatabase as dropDatabase, freshPostgresDatabase as freshDatabase, fundWallet } from './provision.js';
 import { benchReadersAndWriters, printReadersAndWriters } from './readers-and-writers.js';
 import { benchTwoInstances, type TwoInstanceFigures } from './two-instances.js';
+import { benchWebhooks, printWebhooks, webhookOptionsFromEnv } from './webhooks.js';
 
 /**
  * `npm run bench`: submission throughput and latency of POST /v1/proofs on SQLite and
  * PostgreSQL against the ceiling of this machine (a bare node:http server that only parses and
- * verifies), batch verification against raw Ed25519, and the fleet overview at 5,000 devices.
+ * verifies), batch verification against raw Ed25519, the fleet overview at 5,000 devices, and
+ * what a webhook endpoint costs the submissions and how late its deliveries arrive.
  * Servers run in their own process; autocannon drives them from this one.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -34,16 +36,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARM_UP_S = 2;
 const PG_BENCH_DB = 'proof_registry_bench';
 
-
-async function freshPostgresDatabase(): Promise<string> {
-  await adminQueries(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`, `CREATE DATABASE ${PG_BENCH_DB}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${PG_BENCH_DB}`;
-  return url.toString();
-}
-
-/** Drops the bench database, so that PostgreSQL's autovacuum of it does not run beside the next measurements. */
-const dropPostgresDatabase = () => adminQueries(`DROP DATABASE IF EXISTS ${PG_BENCH_DB} WITH (FORCE)`, 'CHECKPOINT');
+const freshPostgresDatabase = () => freshDatabase(PG_BENCH_DB);
+const dropPostgresDatabase = () => dropDatabase(PG_BENCH_DB);
 
 /** Before each measurement: the previous one's aftermath must not be measured in it. */
 async function quietMachine(before: string): Promise<void> {
@@ -173,6 +167,11 @@ async function main(): Promise<void> {
   const fleetSqlite = await benchFleetOverview('sqlite');
   const fleetPostgres = await benchFleetOverview('postgres');
 
+  // Submissions with one webhook endpoint against none, in turns, and the deliveries' latency at 500/s.
+  const webhookOptions = webhookOptionsFromEnv();
+  await quietMachine('events and webhooks');
+  const webhooks = await benchWebhooks(webhookOptions);
+
   const cost = (f: LoadFigures | CostedFigures) =>
     'loadCpuUs' in f
       ? `${f.serverCpuUs === null ? 'n/a' : fmt(f.serverCpuUs)} | ${fmt(f.loadCpuUs)} | ${f.machineBusy === null ? 'n/a' : pct(f.machineBusy, 1)}`
@@ -223,6 +222,7 @@ async function main(): Promise<void> {
     const o = f.overview;
     console.log(`| ${name} | ${fmt(o.p50Ms, 1)} | ${fmt(o.p99Ms, 1)} |`);
   }
+  printWebhooks(webhooks, webhookOptions);
 }
 
 await main();

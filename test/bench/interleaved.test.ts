@@ -62,3 +62,46 @@ test('two servers take turns; the second goes on through its bodies, each sent o
     await slow.child.stop();
   }
 });
+
+test("a contender's afterSlice runs after each of its slices, with its answers, before the other server's next slice", async (t) => {
+  const a = await server(0);
+  const b = await server(0);
+  const bodies = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ n: i }));
+  const calls: Array<{ round: number; answers: number; at: number; durationS: number }> = [];
+  let answers = 0;
+  try {
+    await interleaved(
+      [
+        { server: a.child, path: '/', headers: {}, bodies: ['{}'], reuseBodies: true },
+        {
+          server: b.child,
+          path: '/',
+          headers: {},
+          bodies,
+          onResponse: (status) => void (status === 200 && answers++),
+          afterSlice: async ({ round, durationS }) => {
+            // Held a while: the other server must not start meanwhile.
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            calls.push({ round, answers, at: performance.now(), durationS });
+            answers = 0;
+          },
+        },
+      ],
+      { rounds: 2, sliceS: 0.3, connections: 2, settleMaxMs: 0 },
+    );
+    t.deepEqual(
+      calls.map((c) => c.round),
+      [0, 1],
+    );
+    for (const c of calls) {
+      t.true(c.answers > 0, 'the answers of its slice reached onResponse');
+      t.true(c.durationS > 0);
+    }
+    // Round 0 is A then B, round 1 B then A: A's second slice starts only once B's second afterSlice is done.
+    t.true(a.received.some((r) => r.at > calls[1]!.at));
+    t.false(a.received.some((r) => r.at > calls[1]!.at - 100 && r.at < calls[1]!.at), 'A is idle while B finishes its slice');
+  } finally {
+    await a.child.stop();
+    await b.child.stop();
+  }
+});
