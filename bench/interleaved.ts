@@ -26,6 +26,8 @@ export interface InterleavedFigures {
   readonly figures: readonly CostedFigures[];
   /** Each round's rate of the second contender as a share of the first's. */
   readonly roundRatios: readonly number[];
+  /** Each round's rate of every contender, in the order given. */
+  readonly roundRates: readonly (readonly number[])[];
 }
 
 export interface InterleaveOptions {
@@ -68,19 +70,21 @@ class Tally {
 }
 
 /**
- * Two servers at their maximum rate in turns, slice by slice: A, B, then B, A, and so on, each
- * server idle while the other runs. This machine's speed drifts by a quarter within minutes,
+ * Servers at their maximum rate in turns, slice by slice: A, B, C, then C, B, A, and so on,
+ * each server idle while another runs. This machine's speed drifts by a quarter within minutes,
  * so a ratio of two runs minutes apart measures the drift as much as the servers; in turns,
  * both see the same machine. Each round's own ratio shows how far the drift still reaches.
  * Every slice starts once the machine is quiet (the last one's aftermath, such as a WAL
  * checkpoint, must not fall on the other server).
  */
-export async function interleaved(contenders: readonly [Contender, Contender], o: InterleaveOptions): Promise<InterleavedFigures> {
+export async function interleaved(contenders: readonly [Contender, Contender, ...Contender[]], o: InterleaveOptions): Promise<InterleavedFigures> {
   const tallies = contenders.map(() => new Tally());
   const roundRatios: number[] = [];
+  const roundRates: number[][] = [];
   for (let round = 0; round < o.rounds; round++) {
     const rates: number[] = [];
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    const forwards = contenders.map((_, k) => k);
+    const order = round % 2 === 0 ? forwards : forwards.reverse();
     for (const k of order) {
       const contender = contenders[k]!;
       const tally = tallies[k]!;
@@ -118,6 +122,7 @@ export async function interleaved(contenders: readonly [Contender, Contender], o
       await contender.afterSlice?.({ round, endMs, durationS: slice.durationS });
     }
     roundRatios.push(rates[1]! / rates[0]!);
+    roundRates.push(rates);
   }
-  return { figures: tallies.map((t) => t.figures()), roundRatios };
+  return { figures: tallies.map((t) => t.figures()), roundRatios, roundRates };
 }

@@ -105,3 +105,39 @@ test("a contender's afterSlice runs after each of its slices, with its answers, 
     await b.child.stop();
   }
 });
+
+test('three servers take turns A B C, then C B A, each idle while another runs, with every round’s rates', async (t) => {
+  const servers = [await server(0), await server(0), await server(0)];
+  const bodies = Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ n: i }));
+  try {
+    const result = await interleaved(
+      [
+        { server: servers[0]!.child, path: '/', headers: {}, bodies: ['{}'], reuseBodies: true },
+        { server: servers[1]!.child, path: '/', headers: {}, bodies },
+        { server: servers[2]!.child, path: '/', headers: {}, bodies, cursor: { next: 0 } },
+      ],
+      { rounds: 2, sliceS: 0.3, connections: 2, settleMaxMs: 0 },
+    );
+    t.is(result.figures.length, 3);
+    t.is(result.roundRates.length, 2);
+    for (const rates of result.roundRates) {
+      t.is(rates.length, 3);
+      for (const rate of rates) t.true(rate > 0, `rate ${rate}`);
+    }
+    t.deepEqual(
+      result.roundRatios,
+      result.roundRates.map((rates) => rates[1]! / rates[0]!),
+    );
+    // Each server's requests fall in windows that do not overlap, in the order A B C C B A.
+    const windows = servers.map((s) => ({ first: s.received[0]!.at, last: s.received.at(-1)!.at, all: s.received.map((r) => r.at) }));
+    const order = servers
+      .flatMap((s, k) => s.received.map((r) => ({ k, at: r.at })))
+      .sort((a, b) => a.at - b.at)
+      .map((r) => r.k)
+      .filter((k, i, all) => i === 0 || all[i - 1] !== k);
+    t.deepEqual(order, [0, 1, 2, 1, 0]);
+    t.true(windows[2]!.all.every((at) => at > windows[1]!.all[0]!));
+  } finally {
+    for (const s of servers) await s.child.stop();
+  }
+});
