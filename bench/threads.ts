@@ -11,6 +11,7 @@ import { createApiKey, fundWallet } from './provision.js';
  *
  *   npx tsx bench/threads.ts                      # the registry on SQLite, then the ceiling
  *   SERVERS=registry D=20 CONNECTIONS=64 npx tsx bench/threads.ts
+ *   SERVERS=registry,durable CONNECTIONS=64 npx tsx bench/threads.ts   # against the durable ceiling on SQLite
  *
  * For each thread of the server process: the share of a core it ran, its CPU per request, and
  * how long it waited in the run queue for a core (from /proc/<pid>/task/<tid>/schedstat), then
@@ -65,7 +66,8 @@ const processIo = (pid: number) =>
 
 async function start(which: string, dir: string): Promise<{ server: ChildServer; path: string; headers: Record<string, string> }> {
   if (which === 'ceiling') return { server: await startChildServer('./servers/ceiling-server.ts'), path: '/', headers: {} };
-  if (which !== 'registry') throw new Error(`SERVERS takes registry and ceiling, not ${which}`);
+  if (which === 'durable') return { server: await startChildServer('./servers/durable-ceiling-server.ts', { DURABLE_DATABASE_URL: `sqlite:${join(dir, 'durable.sqlite')}` }), path: '/', headers: {} };
+  if (which !== 'registry') throw new Error(`SERVERS takes registry, ceiling and durable, not ${which}`);
   const databaseUrl = `sqlite:${join(dir, 'registry.sqlite')}`;
   const { wallet, secretKey } = fundWallet(databaseUrl);
   const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000' });
