@@ -183,6 +183,37 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     await t.notThrowsAsync(fx.queue.record([failed(d1!, 2, T0 + 700, null)]), 'a delivery deleted meanwhile is skipped');
   });
 
+  testFn(`${name}: one record of many outcomes moves each delivery its own way; one whose endpoint went meanwhile is skipped`, async (t) => {
+    const fx = await make();
+    const [e, gone] = await endpoints(fx, WALLET_A, WALLET_A);
+    await fanOut(fx, [e!, gone!], 5);
+    const mine = await deliveries(fx, e!);
+    const theirs = await deliveries(fx, gone!);
+    await fx.queue.redeliver(WALLET_A, e!.endpointId, mine[4]!.deliveryId, T0);
+    await fx.queue.claim(T0, LOCK, 100, 100);
+    t.true(await fx.endpoints.delete(WALLET_A, gone!.endpointId));
+    await fx.queue.record([
+      failed(theirs[0]!, 1, T0 + 10, T0 + 900),
+      failed(mine[0]!, 1, T0 + 10, T0 + 1_000),
+      failed(mine[4]!, 1, T0 + 35, T0 + 2_000, { trigger: 'manual' }),
+      failed(mine[1]!, 1, T0 + 20, null, { statusCode: null, error: 'timed out', responseExcerpt: '' }),
+      succeeded(mine[2]!, 1, T0 + 30),
+      succeeded(mine[3]!, 1, T0 + 40),
+    ]);
+    const state = async (d: Delivery) => (await fx.queue.get(WALLET_A, e!.endpointId, d.deliveryId))!;
+    t.like((await state(mine[0]!)).delivery, { state: 'pending', attempts: 1, nextAttemptAtMs: T0 + 1_000, lastStatusCode: 500, lastError: 'answered 500', lastAttemptAtMs: T0 + 10 });
+    t.like((await state(mine[1]!)).delivery, { state: 'failed', attempts: 1, nextAttemptAtMs: null, lastStatusCode: null, lastError: 'timed out', lastAttemptAtMs: T0 + 20 });
+    t.like((await state(mine[2]!)).delivery, { state: 'succeeded', lastStatusCode: 200, lastError: null, lastAttemptAtMs: T0 + 30 });
+    t.like((await state(mine[3]!)).delivery, { state: 'succeeded', lastAttemptAtMs: T0 + 40 });
+    t.deepEqual((await state(mine[4]!)).attempts, [attempt(1, T0 + 35, { trigger: 'manual' })]);
+    for (const d of mine) t.is((await state(d)).attempts.length, 1, `one attempt logged for delivery ${d.deliveryId}`);
+    // Released: the two pending ones are due again at their times, and the redelivery's is scheduled now, not manual.
+    t.deepEqual(await claimedIds(fx, T0 + 999), []);
+    t.deepEqual(await claimedIds(fx, T0 + 1_000), [mine[0]!.deliveryId]);
+    t.like(await fx.queue.claim(T0 + 2_000, LOCK, 10, 10), [{ manual: false, delivery: { deliveryId: mine[4]!.deliveryId } }]);
+    t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: null, lastSuccessAtMs: T0 + 40 });
+  });
+
   testFn(`${name}: list pages the endpoint's deliveries newest first, by state, for its owner only`, async (t) => {
     const fx = await make();
     const [e, other] = await endpoints(fx, WALLET_A, WALLET_A);

@@ -46,6 +46,23 @@ const toAttempt = (r: AttemptRow): DeliveryAttempt => ({
 const ROWS_PER_INSERT = 500;
 /** 8 values an attempt: well under SQLite's variable limit. */
 const ATTEMPT_ROWS_PER_INSERT = 400;
+/** 7 values an outcome. */
+const OUTCOME_ROWS_PER_UPDATE = 400;
+
+/**
+ * Each delivery's new state from its attempt, many rows in one statement (both databases take
+ * UPDATE … FROM a VALUES list): a statement a delivery was most of what recording cost. The
+ * casts give PostgreSQL the VALUES columns' types; SQLite takes them as they are.
+ */
+const outcomesUpdateSql = (rows: number) => `
+with outcome (id, attempts, state, next_attempt_at_ms, last_status_code, last_error, last_attempt_at_ms) as (
+  values ${Array.from({ length: rows }, () => '(cast(? as bigint), cast(? as integer), cast(? as text), cast(? as bigint), cast(? as integer), cast(? as text), cast(? as bigint))').join(', ')})
+update webhook_deliveries
+   set attempts = outcome.attempts, state = outcome.state, next_attempt_at_ms = outcome.next_attempt_at_ms, locked_until_ms = null,
+       manual = ?, last_status_code = outcome.last_status_code, last_error = outcome.last_error, last_attempt_at_ms = outcome.last_attempt_at_ms
+  from outcome
+ where webhook_deliveries.id = outcome.id
+returning webhook_deliveries.id`;
 
 const groupBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> => {
   const groups = new Map<string, T[]>();
@@ -58,8 +75,11 @@ export class KnexDeliveryQueue implements DeliveryQueue {
   private readonly knex: Knex;
   private readonly steps: DialectSteps;
 
+  private readonly postgres: boolean;
+
   constructor(db: Pick<Database, 'knex' | 'dialect'>) {
     this.knex = db.knex;
+    this.postgres = db.dialect === 'postgres';
     this.steps = CLAIM_STEPS[db.dialect];
   }
 
@@ -119,22 +139,19 @@ export class KnexDeliveryQueue implements DeliveryQueue {
         if (successes.length > 0) await endpoint.update({ failing_since_ms: null, last_success_at_ms: Math.max(...successes) });
         else await endpoint.update({ failing_since_ms: trx.raw('coalesce(failing_since_ms, ?)', [Math.min(...theirs.map((o) => o.attempt.atMs))]) });
       }
-      const logged: AttemptOutcome[] = [];
-      for (const o of [...outcomes].sort((a, b) => a.deliveryId - b.deliveryId)) {
-        const { attempt } = o;
-        const updated = await trx('webhook_deliveries').where('id', o.deliveryId).update({
-          attempts: attempt.attempt,
-          state: o.state,
-          next_attempt_at_ms: o.nextAttemptAtMs,
-          locked_until_ms: null,
-          manual: false,
-          last_status_code: attempt.statusCode,
-          last_error: attempt.error,
-          last_attempt_at_ms: attempt.atMs,
-        });
-        // Deleted meanwhile (with its endpoint, or by age): nothing to log it under.
-        if (updated > 0) logged.push(o);
+      const sorted = [...outcomes].sort((a, b) => a.deliveryId - b.deliveryId);
+      const updated = new Set<number>();
+      for (let i = 0; i < sorted.length; i += OUTCOME_ROWS_PER_UPDATE) {
+        const chunk = sorted.slice(i, i + OUTCOME_ROWS_PER_UPDATE);
+        const ids = chunk.map((o) => o.deliveryId);
+        // In id order, as a delete takes them; one UPDATE's own order is its plan's.
+        if (this.postgres) await trx.raw(`select id from webhook_deliveries where id in (${ids.map(() => '?').join(', ')}) order by id for no key update`, ids);
+        const values = chunk.flatMap(({ deliveryId, state, nextAttemptAtMs, attempt: a }) => [deliveryId, a.attempt, state, nextAttemptAtMs, a.statusCode, a.error, a.atMs]);
+        const result = (await trx.raw(outcomesUpdateSql(chunk.length), [...values, false])) as Array<{ id: number | string }> | { rows: Array<{ id: number | string }> };
+        for (const r of Array.isArray(result) ? result : result.rows) updated.add(Number(r.id));
       }
+      // Deleted meanwhile (with its endpoint, or by age): nothing to log it under.
+      const logged = sorted.filter((o) => updated.has(o.deliveryId));
       // The attempts in a few statements; another instance may have sent and logged the same
       // attempt after our claim ran out: its row is kept.
       for (let i = 0; i < logged.length; i += ATTEMPT_ROWS_PER_INSERT) {
