@@ -21,8 +21,6 @@ export interface EventJobParts {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly pollMs: number;
-  /** Delivery attempts in flight at once on this instance (WEBHOOK_CONCURRENCY). */
-  readonly concurrency: number;
   readonly sweepMs: number;
   readonly pruneMs: number;
 }
@@ -113,17 +111,18 @@ export class EventJobs {
 
   /**
    * Starts what is due and records what finished. While attempts are in flight it goes on as
-   * soon as half the senders are free, so a busy endpoint is fed without waiting for the next
+   * soon as half of them have finished, so a busy endpoint is fed without waiting for the next
    * poll; true then.
    */
   async deliveries(): Promise<boolean> {
     const started = await this.p.deliver.tick();
     await this.p.deliver.flush();
-    if (this.p.deliver.busy === 0) return started > 0;
-    // Half the senders free, or another poll's time at most: claims are made for many at once,
-    // and what fell due meanwhile is not held up by a slow receiver.
+    const busy = this.p.deliver.busy;
+    if (busy === 0) return started > 0;
+    // Half of those in flight finished, or another poll's time at most: each claim is for
+    // several, and what fell due meanwhile is not held up by a slow receiver.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.p.deliver.whenFree(Math.ceil(this.p.concurrency / 2)), new Promise((resolve) => (timer = setTimeout(resolve, this.p.pollMs)))]);
+    await Promise.race([this.p.deliver.whenFinished(Math.ceil(busy / 2)), new Promise((resolve) => (timer = setTimeout(resolve, this.p.pollMs)))]);
     clearTimeout(timer);
     await this.p.deliver.flush();
     return true;

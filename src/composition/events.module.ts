@@ -46,7 +46,12 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, EVENTS.Devices, [CORE.Database], (database) => new KnexDeviceAnnouncements(database));
   provide(bind, EVENTS.AddressPolicy, [CORE.Config], (config) => ({ hostProblem: (host: string) => hostProblem(host, config.webhookAllowPrivate) }));
   provide(bind, EVENTS.Transport, [CORE.Config, CORE.Lifecycle], (config, lifecycle) => {
-    const transport = new NodeWebhookTransport({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, userAgent: 'proof-registry-webhooks/1' });
+    const transport = new NodeWebhookTransport({
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivate: config.webhookAllowPrivate,
+      userAgent: 'proof-registry-webhooks/1',
+      maxSocketsPerHost: config.webhookPerEndpoint,
+    });
     lifecycle.onStop(() => transport.close());
     return transport;
   });
@@ -111,7 +116,6 @@ const module = new ContainerModule(({ bind }) => {
         clock,
         logger,
         pollMs: config.eventPollMs,
-        concurrency: config.webhookConcurrency,
         sweepMs: config.deviceSweepMs,
         pruneMs: HOUR_MS,
       });

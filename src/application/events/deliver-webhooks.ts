@@ -35,7 +35,9 @@ export class DeliverWebhooks {
   private pending: AttemptOutcome[] = [];
   private disables: Array<{ endpointId: string; reason: string; atMs: number }> = [];
   private idle: Array<() => void> = [];
-  private freeWaiters: Array<{ readonly free: number; readonly resolve: () => void }> = [];
+  /** Attempts finished so far, and who waits for a count of them. */
+  private finished = 0;
+  private finishWaiters: Array<{ readonly at: number; readonly resolve: () => void }> = [];
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -78,12 +80,14 @@ export class DeliverWebhooks {
   }
 
   /**
-   * Resolves once at least `free` senders are free (at once if they are): claiming for many at
-   * a time costs a few statements, claiming for each sender as it frees up costs them each time.
+   * Resolves once `count` more attempts have finished (at once for 0), or as soon as none is in
+   * flight. A claim finds more to send only once something has finished: a sender or an
+   * endpoint's room came free. Claiming before that is a write transaction that finds nothing;
+   * after each attempt, one a delivery; after half of those in flight, one for several.
    */
-  whenFree(free: number): Promise<void> {
-    if (this.settings.concurrency - this.inFlight >= free) return Promise.resolve();
-    return new Promise<void>((resolve) => this.freeWaiters.push({ free, resolve }));
+  whenFinished(count: number): Promise<void> {
+    if (count <= 0 || this.inFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.finishWaiters.push({ at: this.finished + count, resolve }));
   }
 
   /** Waits for the attempts in flight, then records them (on stop). */
@@ -98,8 +102,8 @@ export class DeliverWebhooks {
       .then((outcome) => this.pending.push(outcome))
       .finally(() => {
         this.inFlight--;
-        const free = this.settings.concurrency - this.inFlight;
-        this.freeWaiters = this.freeWaiters.filter((w) => (w.free <= free ? (w.resolve(), false) : true));
+        this.finished++;
+        this.finishWaiters = this.finishWaiters.filter((w) => (w.at <= this.finished || this.inFlight === 0 ? (w.resolve(), false) : true));
         if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
       });
   }

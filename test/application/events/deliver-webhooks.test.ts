@@ -136,6 +136,36 @@ test('a receiver that hangs holds at most its share of the senders; another endp
   await w.deliver.drain();
 });
 
+test('whenFinished resolves once that many more attempts have finished, or when none is left in flight', async (t) => {
+  const w = webhookWorld({ concurrency: 8, perEndpoint: 4 });
+  const endpoint = anEndpoint(WALLET_A, { eventTypes: null, createdAtMs: 0 });
+  await w.endpoints.create(endpoint, 20);
+  const releases: Array<() => void> = [];
+  w.transport.answer = () => new Promise((resolve) => releases.push(() => resolve({ statusCode: 200 })));
+  await t.notThrowsAsync(w.deliver.whenFinished(3), 'at once with nothing in flight');
+  await w.events.append(Array.from({ length: 4 }, () => keyEvent(w.clock.now)));
+  await w.fanOut.execute();
+  t.is(await w.deliver.tick(), 4);
+  await new Promise((resolve) => setImmediate(resolve));
+  let resolved = false;
+  const two = w.deliver.whenFinished(2).then(() => (resolved = true));
+  releases[0]!();
+  await new Promise((resolve) => setImmediate(resolve));
+  t.false(resolved, 'one of two finished');
+  releases[1]!();
+  await two;
+  t.is(w.deliver.busy, 2);
+  let last = false;
+  const five = w.deliver.whenFinished(5).then(() => (last = true));
+  releases[2]!();
+  await new Promise((resolve) => setImmediate(resolve));
+  t.false(last);
+  releases[3]!();
+  await five;
+  t.is(w.deliver.busy, 0, 'fewer than five were left: it resolves as the last one ends');
+  await w.deliver.drain();
+});
+
 /** Whether the package accepts the request with `secret`, on a receiver whose clock reads `nowMs`. */
 function verifiesWith(secret: string, request: { body: string; headers: Readonly<Record<string, string>> }, nowMs: number): boolean {
   const realNow = Date.now;
