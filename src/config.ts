@@ -236,8 +236,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     deviceSweepMs: int('DEVICE_SWEEP_MS', 5_000, 10, 3_600_000),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
-    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1_024),
-    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 8, 1, 1_024),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 128, 1, 1_024),
+    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 32, 1, 1_024),
     webhookDisableAfterS: int('WEBHOOK_DISABLE_AFTER_S', 5 * 86_400, 60, 365 * 86_400),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');

@@ -15,13 +15,17 @@ export interface NodeWebhookTransportOptions {
   readonly userAgent?: string;
   /** The resolver the address guard asks; the system's by default. */
   readonly resolve?: Resolve;
+  /**
+   * Connections to one host at once (default 32): as many as the attempts one endpoint may have
+   * in flight (WEBHOOK_PER_ENDPOINT), so that none of them spends its deadline queued here.
+   */
+  readonly maxSocketsPerHost?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 4096;
 const DEFAULT_USER_AGENT = 'proof-registry-webhooks/1';
-/** One slow receiver may hold this many connections, not all of them. */
-const MAX_SOCKETS_PER_HOST = 8;
+const DEFAULT_MAX_SOCKETS_PER_HOST = 32;
 /** An idle kept-alive connection is closed after this, or sooner when the receiver's Keep-Alive header says so. */
 const IDLE_SOCKET_MS = 30_000;
 
@@ -49,7 +53,7 @@ export class NodeWebhookTransport implements WebhookTransport {
     this.allowPrivate = options.allowPrivate ?? false;
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.lookup = guardedLookup(this.allowPrivate, options.resolve);
-    const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, timeout: IDLE_SOCKET_MS };
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST, timeout: IDLE_SOCKET_MS };
     this.httpAgent = new HttpAgent(agentOptions);
     this.httpsAgent = new HttpsAgent(agentOptions);
   }

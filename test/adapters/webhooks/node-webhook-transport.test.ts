@@ -243,23 +243,26 @@ test('a kept-alive connection the receiver dropped meanwhile: the webhook is sen
   t.is(requests, 3, 'the second webhook was refused once, then sent again');
 });
 
-test('a receiver gets at most a bounded number of connections at once', async (t) => {
-  const held: ServerResponse[] = [];
-  let releasing = false;
-  const r = await receiver(t, (_req, res) => {
-    if (releasing) return void res.end('ok');
-    held.push(res);
-    // Every request the transport lets through at once has arrived: answer them all.
-    if (held.length === 8) {
-      releasing = true;
-      for (const waiting of held) waiting.end('ok');
-    }
+for (const [cap, posts] of [[undefined, 40], [5, 12]] as const) {
+  test(`a receiver gets at most ${cap ?? 'the default of 32'} connections at once`, async (t) => {
+    const limit = cap ?? 32;
+    const held: ServerResponse[] = [];
+    let releasing = false;
+    const r = await receiver(t, (_req, res) => {
+      if (releasing) return void res.end('ok');
+      held.push(res);
+      // Every request the transport lets through at once has arrived: answer them all.
+      if (held.length === limit) {
+        releasing = true;
+        for (const waiting of held) waiting.end('ok');
+      }
+    });
+    const sender = transport(t, cap === undefined ? {} : { maxSocketsPerHost: cap });
+    const results = await Promise.all(Array.from({ length: posts }, () => sender.post(hook(r.url))));
+    t.true(results.every((result) => result.statusCode === 200));
+    t.is(r.connections(), limit);
   });
-  const sender = transport(t);
-  const results = await Promise.all(Array.from({ length: 12 }, () => sender.post(hook(r.url))));
-  t.true(results.every((result) => result.statusCode === 200));
-  t.is(r.connections(), 8);
-});
+}
 
 test('what cannot be sent is a failed attempt, not an exception', async (t) => {
   const sender = transport(t);
