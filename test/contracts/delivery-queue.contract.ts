@@ -214,6 +214,18 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: null, lastSuccessAtMs: T0 + 40 });
   });
 
+  testFn(`${name}: in one record, the endpoint's streak is where its last attempt left it, whatever the order given`, async (t) => {
+    const fx = await make();
+    const [e] = await endpoints(fx, WALLET_A);
+    await fanOut(fx, [e!], 4);
+    const [d1, d2, d3, d4] = await deliveries(fx, e!);
+    await fx.queue.claim(T0, LOCK, 10, 10);
+    await fx.queue.record([failed(d2!, 1, T0 + 30, T0 + 900), succeeded(d1!, 1, T0 + 20), failed(d3!, 1, T0 + 40, T0 + 900)]);
+    t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: T0 + 30, lastSuccessAtMs: T0 + 20 }, 'failing since the first failure after the success');
+    await fx.queue.record([succeeded(d4!, 1, T0 + 60), failed(d2!, 2, T0 + 50, T0 + 900)]);
+    t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: null, lastSuccessAtMs: T0 + 60 }, 'the last attempt succeeded');
+  });
+
   testFn(`${name}: list pages the endpoint's deliveries newest first, by state, for its owner only`, async (t) => {
     const fx = await make();
     const [e, other] = await endpoints(fx, WALLET_A, WALLET_A);

@@ -76,7 +76,8 @@ export class MemoryDeliveryQueue implements DeliveryQueue {
   }
 
   async record(outcomes: readonly AttemptOutcome[]): Promise<void> {
-    for (const o of outcomes) {
+    // In the order the attempts were made: the endpoint's streak is where the last one left it.
+    for (const o of [...outcomes].sort((a, b) => a.attempt.atMs - b.attempt.atMs)) {
       const e = this.entries.get(o.deliveryId);
       if (!e) continue;
       e.delivery = {

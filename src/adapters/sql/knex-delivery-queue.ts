@@ -132,12 +132,16 @@ export class KnexDeliveryQueue implements DeliveryQueue {
       // Endpoints in id order, then deliveries in id order: the order a delete takes them in
       // (the endpoint, then its deliveries by cascade), so recording batches and deletes wait
       // for each other instead of deadlocking.
-      // One update an endpoint: its streak ends with any success, else goes on from the first failure.
+      // One update an endpoint, as if its attempts were recorded in the order they were made: a
+      // success ends the streak, and a failure after the last success starts one (or goes on).
       for (const [endpointId, theirs] of [...groupBy(outcomes, (o) => o.endpointId)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const successes = theirs.filter((o) => o.succeeded).map((o) => o.attempt.atMs);
         const endpoint = trx('webhook_endpoints').where('endpoint_id', endpointId);
-        if (successes.length > 0) await endpoint.update({ failing_since_ms: null, last_success_at_ms: Math.max(...successes) });
-        else await endpoint.update({ failing_since_ms: trx.raw('coalesce(failing_since_ms, ?)', [Math.min(...theirs.map((o) => o.attempt.atMs))]) });
+        if (successes.length > 0) {
+          const lastSuccess = Math.max(...successes);
+          const after = theirs.filter((o) => !o.succeeded && o.attempt.atMs > lastSuccess).map((o) => o.attempt.atMs);
+          await endpoint.update({ failing_since_ms: after.length > 0 ? Math.min(...after) : null, last_success_at_ms: lastSuccess });
+        } else await endpoint.update({ failing_since_ms: trx.raw('coalesce(failing_since_ms, ?)', [Math.min(...theirs.map((o) => o.attempt.atMs))]) });
       }
       const sorted = [...outcomes].sort((a, b) => a.deliveryId - b.deliveryId);
       const updated = new Set<number>();
