@@ -73,7 +73,7 @@ export interface Config {
   readonly maxJsonValues: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
   readonly metricsToken: string | null;
-  /** The transparency log's origin line and key name (CONTRACT.md); default `<host of PUBLIC_ORIGIN>/proof-registry`. */
+  /** The transparency log's origin line and key name (docs/log.md); default `<host of PUBLIC_ORIGIN>/proof-registry`. */
   readonly logOrigin: string;
   /** The log's Ed25519 key file (the CLI's key file format); null: generated once in the data directory. */
   readonly logSigningKeyFile: string | null;

@@ -5,7 +5,7 @@ import { parseReceivedJson, parsedValueOf, type ReceivedJson } from '../domain/p
 
 /**
  * An envelope as the protocol checks it: the parsed value, and where its numbers' text can be
- * read when the ACTO form is needed (PROTOCOL.md: that form depends on the text as received).
+ * read when the ACTO form is needed (docs/protocol.md, "The ACTO form": it depends on the text as received).
  */
 export interface EnvelopeToCheck {
   readonly raw: unknown;

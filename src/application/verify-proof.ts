@@ -84,7 +84,7 @@ export interface VerificationReport {
   readonly code: ProofFailure['_tag'] | null;
   /** Each check in order: passed up to the failing one, skipped after it. */
   readonly checks: Readonly<Record<CheckName, CheckStatus>>;
-  /** When valid, the form its hashes matched: `jcs` (RFC 8785) or `acto` (orjson, PROTOCOL.md); else null. */
+  /** When valid, the form its hashes matched: `jcs` (RFC 8785) or `acto` (orjson, docs/protocol.md); else null. */
   readonly canonical_form: CanonicalForm | null;
   /** When valid, the hash it names and that matched: `blake3` or `sha256`; else null. */
   readonly hash_alg: HashAlg | null;

@@ -4,7 +4,7 @@ import { receivedMemberText } from '../../domain/protocol/received-json.js';
 import { memberTextReader } from './member-text.js';
 
 /**
- * Envelopes as the request body held them. An envelope hashed in the ACTO form (PROTOCOL.md)
+ * Envelopes as the request body held them. An envelope hashed in the ACTO form (docs/protocol.md)
  * depends on its numbers' text (`56.0` is not `56`), which parsing loses: every route that
  * verifies hands the protocol the received text, read only when the JCS form does not match.
  */

@@ -1,6 +1,6 @@
 /**
  * SHA-256 as the log's domain sees it. The transparency log hashes with SHA-256 (RFC 9162
- * §2.1, CONTRACT.md "Transparency log"); an adapter provides it (node:crypto in the service,
+ * §2.1; docs/log.md); an adapter provides it (node:crypto in the service,
  * anything in a browser), so the domain stays pure.
  */
 export interface Sha256 {

@@ -2,7 +2,7 @@ import { actoNumberText, type ExponentSpelling } from './acto-numbers.js';
 import { NumberText, type ReceivedJson, type ReceivedObject } from './received-json.js';
 
 /**
- * A(v), the ACTO form of a value received as JSON text (PROTOCOL.md, "The ACTO form"): the text
+ * A(v), the ACTO form of a value received as JSON text (docs/protocol.md, "The ACTO form"): the text
  * `orjson.dumps(v, option=OPT_SORT_KEYS)` gives for the Python value the text stands for.
  * Members sorted by the code points of their names (UTF-8 byte order), no white space, strings
  * escaped as in JCS, numbers as actoNumberText writes them.

@@ -5,7 +5,7 @@ import type { ProofPayload } from './envelope.js';
 import type { ProofFailure } from './failures.js';
 import { NumberText, receivedMember, type ReceivedJson, type ReceivedObject } from './received-json.js';
 
-/** Which canonical form a verified envelope's hashes are of (PROTOCOL.md, "Canonical bytes" and "The ACTO form"). */
+/** Which canonical form a verified envelope's hashes are of (docs/protocol.md, "Canonical bytes" and "The ACTO form"). */
 export type CanonicalForm = 'jcs' | 'acto';
 
 /** The hash algorithms `payload.hash_alg` may name: BLAKE3, and SHA-256 as ACTO allows. */

@@ -1,5 +1,5 @@
 /**
- * Numbers in the ACTO form (PROTOCOL.md, "The ACTO form"): what `orjson.dumps` writes for the
+ * Numbers in the ACTO form (docs/protocol.md, "The ACTO form"): what `orjson.dumps` writes for the
  * Python value a number's received text stands for.
  *
  * The text says which Python type it was: Python's own JSON writes every float with a fraction

@@ -16,7 +16,7 @@ export type ProofFailure =
 
 export type ProofFailureTag = ProofFailure['_tag'];
 
-/** What a hash mismatch adds when the envelope names SHA-256 or the ACTO form was tried (PROTOCOL.md). */
+/** What a hash mismatch adds when the envelope names SHA-256 or the ACTO form was tried (docs/protocol.md). */
 export interface HashMismatchDetails {
   /** `computed` is of the ACTO form (the JCS form when absent). */
   readonly form?: 'acto';

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 
 /**
- * JSON as received, with each number's text kept: the ACTO form (PROTOCOL.md) writes `56.0`
+ * JSON as received, with each number's text kept: the ACTO form (docs/protocol.md) writes `56.0`
  * and `56` differently, and a parsed JavaScript value has lost which one was sent. Objects are
  * Maps (a member named `__proto__` is an ordinary member, as JSON.parse makes it), in the order
  * JSON.parse gives their own keys; a name given twice keeps its first place and its last value,

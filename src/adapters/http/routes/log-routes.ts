@@ -49,7 +49,7 @@ const PUBLIC = { auth: 'none', ipRateLimit: 'api', tag: 'transparency log' } as 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * The transparency log (CONTRACT.md, "Transparency log"): its signed checkpoint, its key,
+ * The transparency log (docs/log.md): its signed checkpoint, its key,
  * inclusion and consistency proofs, and its C2SP tiles. No credential: anyone may audit;
  * rate limited per IP.
  */
