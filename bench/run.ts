@@ -7,7 +7,7 @@ import { benchLog } from './log.js';
 import { dropPostgresDatabase as dropDatabase, freshPostgresDatabase as freshDatabase } from './provision.js';
 import { benchReadersAndWriters, printReadersAndWriters } from './readers-and-writers.js';
 import { benchSubmissions, printSubmissions } from './submissions.js';
-import { benchSynchronous, type SynchronousFigures } from './synchronous.js';
+import { benchSynchronous, printSynchronous } from './synchronous.js';
 import { benchTwoInstances, type TwoInstanceFigures } from './two-instances.js';
 import { benchWebhooks, printWebhooks, webhookOptionsFromEnv } from './webhooks.js';
 
@@ -57,15 +57,6 @@ function printTwoInstances(two: TwoInstanceFigures): void {
   if (two.missing > 0 || two.duplicates > 0) throw new Error('two instances: an acknowledged proof is missing or stored twice');
 }
 
-function printSynchronous(f: SynchronousFigures): void {
-  console.log(`\n| SQLite, acknowledged once on disk or not, ${CONNECTION_COUNTS.at(-1)} connections, in turns | req/s | p99 ms | server CPU µs/req |`);
-  console.log('| --- | ---: | ---: | ---: |');
-  const cpu = (us: number | null) => (us === null ? 'n/a' : fmt(us));
-  console.log(`| SQLITE_SYNCHRONOUS=normal: synced at checkpoints | ${fmt(f.normal.requestsPerSec)} | ${fmt(f.normal.p99Ms, 1)} | ${cpu(f.normal.serverCpuUs)} |`);
-  console.log(`| SQLITE_SYNCHRONOUS=full (default): synced at each group commit | ${fmt(f.full.requestsPerSec)} | ${fmt(f.full.p99Ms, 1)} | ${cpu(f.full.serverCpuUs)} |`);
-  console.log(`\nfull vs normal: ${pct(f.full.requestsPerSec, f.normal.requestsPerSec, 1)} (rounds ${f.ratios.map((r) => pct(r, 1, 1)).join(', ')})`);
-}
-
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const pct = (a: number, b: number, digits = 0) => `${fmt((100 * a) / b, digits)}%`;
 
@@ -78,7 +69,8 @@ async function main(): Promise<void> {
   const batch = want('batch') ? await benchBatchVerify() : null;
   const submissions = want('submissions') ? await benchSubmissions(submissionOptions) : null;
   if (want('synchronous')) await quietMachine('SQLite with synchronous full and normal');
-  const synchronous = want('synchronous') ? await benchSynchronous({ rounds: ROUNDS, sliceS: DURATION_S / ROUNDS, connections: CONNECTION_COUNTS.at(-1)! }) : null;
+  const synchronousOptions = { rounds: ROUNDS, sliceS: DURATION_S / ROUNDS, connections: CONNECTION_COUNTS.at(-1)! };
+  const synchronous = want('synchronous') ? await benchSynchronous(synchronousOptions) : null;
 
   if (want('two-instances')) {
     // Two instances on one PostgreSQL database, at once, each with its own proofs.
@@ -106,7 +98,7 @@ async function main(): Promise<void> {
   const webhooks = want('webhooks') ? await benchWebhooks(webhookOptions) : null;
 
   if (submissions) printSubmissions(submissions, submissionOptions);
-  if (synchronous) printSynchronous(synchronous);
+  if (synchronous) printSynchronous(synchronous, synchronousOptions);
   if (readersAndWriters) printReadersAndWriters(readersAndWriters);
   if (batch) {
     console.log('\n| batch verify (1,000 × 2 KB) | envelopes/s | vs raw Ed25519 |');

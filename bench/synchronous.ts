@@ -49,15 +49,21 @@ export async function benchSynchronous(o: { rounds: number; sliceS: number; conn
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pct = (r: number) => `${fmt(100 * r, 1)}%`;
+
+export function printSynchronous(f: SynchronousFigures, o: { rounds: number; sliceS: number; connections: number }): void {
+  console.log(`\n| SQLite, acknowledged once on disk or not, ${o.connections} connections, ${o.rounds} rounds of ${fmt(o.sliceS, 1)} s in turns | req/s | p99 ms | server CPU µs/req |`);
+  console.log('| --- | ---: | ---: | ---: |');
+  const cpu = (us: number | null) => (us === null ? 'n/a' : fmt(us));
+  console.log(`| SQLITE_SYNCHRONOUS=normal: synced at checkpoints | ${fmt(f.normal.requestsPerSec)} | ${fmt(f.normal.p99Ms, 1)} | ${cpu(f.normal.serverCpuUs)} |`);
+  console.log(`| SQLITE_SYNCHRONOUS=full (default): synced at each group commit | ${fmt(f.full.requestsPerSec)} | ${fmt(f.full.p99Ms, 1)} | ${cpu(f.full.serverCpuUs)} |`);
+  console.log(`\nfull vs normal: ${pct(f.full.requestsPerSec / f.normal.requestsPerSec)} (rounds ${f.ratios.map(pct).join(', ')})`);
+}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const sliceS = Number(process.env.BENCH_DURATION_S ?? 10) / rounds;
-  const f = await benchSynchronous({ rounds, sliceS, connections });
-  console.log(`\n| SQLite, ${connections} connections, ${rounds} rounds of ${fmt(sliceS, 1)} s in turns | req/s | p99 ms | server CPU µs/req |`);
-  console.log('| --- | ---: | ---: | ---: |');
-  console.log(`| SQLITE_SYNCHRONOUS=normal | ${fmt(f.normal.requestsPerSec)} | ${fmt(f.normal.p99Ms, 1)} | ${f.normal.serverCpuUs === null ? 'n/a' : fmt(f.normal.serverCpuUs)} |`);
-  console.log(`| SQLITE_SYNCHRONOUS=full (default) | ${fmt(f.full.requestsPerSec)} | ${fmt(f.full.p99Ms, 1)} | ${f.full.serverCpuUs === null ? 'n/a' : fmt(f.full.serverCpuUs)} |`);
-  console.log(`\nfull vs normal: ${fmt((100 * f.full.requestsPerSec) / f.normal.requestsPerSec, 1)}% (rounds ${f.ratios.map((r) => `${fmt(100 * r, 1)}%`).join(', ')})`);
+  const o = { rounds, sliceS, connections };
+  printSynchronous(await benchSynchronous(o), o);
 }
