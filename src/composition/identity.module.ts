@@ -3,6 +3,7 @@ import { NodeEd25519 } from '../adapters/crypto/node-ed25519.js';
 import { NodeIdentityCrypto } from '../adapters/crypto/node-identity-crypto.js';
 import { authProblem } from '../adapters/http/auth-problems.js';
 import { identityRoutes } from '../adapters/http/routes/identity-routes.js';
+import { keyRoutes } from '../adapters/http/routes/key-routes.js';
 import { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
 import { KnexKeyStore } from '../adapters/sql/knex-key-store.js';
 import { KnexNonceStore } from '../adapters/sql/knex-nonce-store.js';
@@ -15,10 +16,11 @@ import { CompleteSignIn } from '../application/identity/complete-sign-in.js';
 import { CreateApiKey } from '../application/identity/create-api-key.js';
 import { DeleteApiKey } from '../application/identity/delete-api-key.js';
 import { GetKeyUsage } from '../application/identity/get-key-usage.js';
-import { KeyDayTally } from '../application/identity/key-day-tally.js';
+import { KeyDayTally, KeyEndpointTally } from '../application/identity/key-day-tally.js';
 import { KeyLookupCache } from '../application/identity/key-lookup-cache.js';
 import { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import { ListApiKeys } from '../application/identity/list-api-keys.js';
+import { UpdateApiKey } from '../application/identity/update-api-key.js';
 import { SignOut } from '../application/identity/sign-out.js';
 import { StartSignIn } from '../application/identity/start-sign-in.js';
 import { TokenGate } from '../application/identity/token-gate.js';
@@ -63,11 +65,17 @@ const module = new ContainerModule(({ bind }) => {
   // batches: on a timer, on demand and on stop.
   provide(bind, IDENTITY.KeyUsageHistory, [CORE.Database], (database) => new KnexKeyUsageHistory(database));
   provide(bind, IDENTITY.KeyDayTally, [IDENTITY.KeyUsageHistory], (history) => new KeyDayTally(history));
-  provide(bind, IDENTITY.UsageRecorder, [IDENTITY.KeyStore, IDENTITY.KeyDayTally, IDENTITY.Settings, CORE.Lifecycle], (keys, days, settings, lifecycle) => {
-    const usage = new KeyUsageRecorder(keys);
-    lifecycle.flushEvery(settings.usageFlushIntervalMs, () => Promise.all([usage.flush(), days.flush()]), 'writing API key usage failed; will retry');
-    return usage;
-  });
+  provide(bind, IDENTITY.KeyEndpointTally, [IDENTITY.KeyUsageHistory], (history) => new KeyEndpointTally(history));
+  provide(
+    bind,
+    IDENTITY.UsageRecorder,
+    [IDENTITY.KeyStore, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, IDENTITY.Settings, CORE.Lifecycle],
+    (keys, days, endpoints, settings, lifecycle) => {
+      const usage = new KeyUsageRecorder(keys);
+      lifecycle.flushEvery(settings.usageFlushIntervalMs, () => Promise.all([usage.flush(), days.flush(), endpoints.flush()]), 'writing API key usage failed; will retry');
+      return usage;
+    },
+  );
   provide(bind, IDENTITY.KeyUsageTotals, [IDENTITY.UsageRecorder, IDENTITY.KeyStore], (usage, keys) => ({
     totals: async (wallet: string) => {
       await usage.flush();
@@ -78,23 +86,26 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     IDENTITY.Authenticator,
-    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, CORE.Clock, IDENTITY.RevokedTokens],
-    (keys, crypto, tokens, gate, metrics, usage, days, clock, revoked) =>
+    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, CORE.Clock, IDENTITY.RevokedTokens],
+    (keys, crypto, tokens, gate, metrics, usage, days, endpoints, clock, revoked) =>
       // A valid key refused by a later check counts as an error of that key.
-      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, (keyId, failure) => countUse(usage, days, clock)(keyId, authProblem(failure).status), revoked),
+      new WalletAuthenticator(keys, crypto, tokens, gate, metrics, clock, {
+        onKeyRefused: (keyId, failure, endpoint) => countUse(usage, days, endpoints, clock)(keyId, authProblem(failure).status, endpoint ?? null),
+        revoked,
+      }),
   );
   provide(
     bind,
     IDENTITY.Access,
-    [IDENTITY.Authenticator, IDENTITY.RateLimiter, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, CORE.Clock],
-    (authenticator, limiter, usage, days, clock) => {
-      const count = countUse(usage, days, clock);
+    [IDENTITY.Authenticator, IDENTITY.RateLimiter, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, CORE.Clock],
+    (authenticator, limiter, usage, days, endpoints, clock) => {
+      const count = countUse(usage, days, endpoints, clock);
       return {
         authenticator,
         rateLimiter: limiter,
         // Every response to an API-key request counts in that key's usage figures.
-        onAuthenticatedResponse: (principal, status) => {
-          if (principal.keyId !== null) count(principal.keyId, status);
+        onAuthenticatedResponse: (principal, status, endpoint) => {
+          if (principal.keyId !== null) count(principal.keyId, status, endpoint);
         },
       };
     },
@@ -109,9 +120,10 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, IDENTITY.CreateApiKey, [IDENTITY.KeyStore, IDENTITY.Crypto, CORE.Clock], (keys, crypto, clock) => new CreateApiKey(keys, crypto, crypto, clock));
   provide(bind, IDENTITY.ListApiKeys, [IDENTITY.KeyStore, IDENTITY.UsageRecorder], (keys, usage) => new ListApiKeys(keys, usage));
   provide(bind, IDENTITY.DeleteApiKey, [IDENTITY.KeyStore, CORE.Clock], (keys, clock) => new DeleteApiKey(keys, clock));
-  provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, CORE.Clock], (keys, history, days, clock) =>
-    new GetKeyUsage(keys, history, days, clock),
+  provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, CORE.Clock], (keys, history, days, endpoints, clock) =>
+    new GetKeyUsage(keys, history, { flush: () => Promise.all([days.flush(), endpoints.flush()]) }, clock),
   );
+  provide(bind, IDENTITY.UpdateApiKey, [IDENTITY.KeyStore, CORE.Clock], (keys, clock) => new UpdateApiKey(keys, clock));
   // Access checks name any owner: their answers are cached apart from the gate's, so they can
   // never evict an admitted wallet, and each wallet may name only so many owners a minute.
   provide(bind, IDENTITY.AccessCheckCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
@@ -123,19 +135,22 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     IDENTITY.Routes,
-    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.DeleteApiKey, IDENTITY.GetKeyUsage, IDENTITY.CheckAccess, IDENTITY.SignOut],
-    (startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess, signOut) =>
-      identityRoutes({ startSignIn, completeSignIn, createKey, listKeys, deleteKey, keyUsage, checkAccess, signOut }),
+    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.UpdateApiKey, IDENTITY.DeleteApiKey, IDENTITY.GetKeyUsage, IDENTITY.CheckAccess, IDENTITY.SignOut, CORE.Clock],
+    (startSignIn, completeSignIn, createKey, listKeys, updateKey, deleteKey, keyUsage, checkAccess, signOut, clock) => [
+      ...identityRoutes({ startSignIn, completeSignIn, checkAccess, signOut }),
+      ...keyRoutes({ createKey, listKeys, updateKey, deleteKey, keyUsage, clock }),
+    ],
   );
 });
 
 /** Counts one response to a request made with an API key: in its totals and in its day. */
 const countUse =
-  (usage: KeyUsageRecorder, days: KeyDayTally, clock: Clock) =>
-  (keyId: string, status: number): void => {
+  (usage: KeyUsageRecorder, days: KeyDayTally, endpoints: KeyEndpointTally, clock: Clock) =>
+  (keyId: string, status: number, endpoint: string | null): void => {
     const now = clock.nowMs();
     usage.record(keyId, status, now);
     days.record(keyId, status, now);
+    if (endpoint !== null) endpoints.record(keyId, endpoint, status, now);
   };
 
 /** Wallet sign-in, API keys, the token gate, rate limits and API-key usage. */

@@ -9,9 +9,10 @@ import type { CompleteSignIn } from '../application/identity/complete-sign-in.js
 import type { CreateApiKey } from '../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../application/identity/delete-api-key.js';
 import type { GetKeyUsage } from '../application/identity/get-key-usage.js';
-import type { KeyDayTally } from '../application/identity/key-day-tally.js';
+import type { KeyDayTally, KeyEndpointTally } from '../application/identity/key-day-tally.js';
 import type { KeyUsageRecorder } from '../application/identity/key-usage-recorder.js';
 import type { ListApiKeys } from '../application/identity/list-api-keys.js';
+import type { UpdateApiKey } from '../application/identity/update-api-key.js';
 import type { StartSignIn } from '../application/identity/start-sign-in.js';
 import type { TokenGate } from '../application/identity/token-gate.js';
 import type { Authenticator } from '../application/ports/authenticator.js';
@@ -60,6 +61,7 @@ export const IDENTITY = {
   KeyUsageHistory: token<KeyUsageHistory>('identity.KeyUsageHistory'),
   /** The same, counted wherever the usage recorder counts and written with it. */
   KeyDayTally: token<KeyDayTally>('identity.KeyDayTally'),
+  KeyEndpointTally: token<KeyEndpointTally>('identity.KeyEndpointTally'),
   Authenticator: token<Authenticator>('identity.Authenticator'),
   /** Who may call and how often, and usage counting: what the HTTP edge takes from this slice. */
   Access: token<HttpAccess>('identity.Access'),
@@ -69,6 +71,7 @@ export const IDENTITY = {
   CompleteSignIn: token<CompleteSignIn>('identity.CompleteSignIn'),
   CreateApiKey: token<CreateApiKey>('identity.CreateApiKey'),
   ListApiKeys: token<ListApiKeys>('identity.ListApiKeys'),
+  UpdateApiKey: token<UpdateApiKey>('identity.UpdateApiKey'),
   DeleteApiKey: token<DeleteApiKey>('identity.DeleteApiKey'),
   GetKeyUsage: token<GetKeyUsage>('identity.GetKeyUsage'),
   CheckAccess: token<CheckAccess>('identity.CheckAccess'),

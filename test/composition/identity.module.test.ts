@@ -18,6 +18,7 @@ import { FakeSolanaRpc } from '../support/fake-solana-rpc.js';
 import { amount, aWallet, ManualClock, MINT } from '../support/identity.js';
 import { startIdentityApp } from '../support/identity-app.js';
 import { redisTest, TEST_REDIS_URL } from '../support/redis.js';
+import { FULL_GRANT } from '../../src/domain/identity/key-grant.js';
 
 /**
  * The identity slice as the root composes it, on an opened, migrated database: its access
@@ -50,7 +51,7 @@ async function dataDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-test('embedded default: the local ledger is the source, the eight routes are built, the JWT secret is generated into the data directory', async (t) => {
+test('embedded default: the local ledger is the source, the nine routes are built, the JWT secret is generated into the data directory', async (t) => {
   const dir = await dataDir(t);
   await withSqliteFile(async (db) => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir });
@@ -65,6 +66,7 @@ test('embedded default: the local ledger is the source, the eight routes are bui
       'delete /v1/keys/{key_id}',
       'get /v1/keys',
       'get /v1/keys/{key_id}/usage',
+      'patch /v1/keys/{key_id}',
       'post /v1/access/check',
       'post /v1/auth/logout',
       'post /v1/auth/wallet/connect',
@@ -182,10 +184,10 @@ test('stopping writes the usage still pending, its totals and its days', async (
   await withSqliteFile(async (db) => {
     const identity = await identitySlice(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, capture().logger, { usageFlushIntervalMs: 3_600_000 });
     const keys = new KnexKeyStore(db);
-    await keys.create({ keyId: 'key_1', wallet: aWallet(1).address, name: 'n', prefix: 'p', keyHash: 'a'.repeat(64), createdAtMs: 0, lastUsedAtMs: null, requestCount: 0, errorCount: 0 });
-    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 200);
-    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1' }, 503);
-    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'jwt', keyId: null }, 200);
+    await keys.create({ keyId: 'key_1', wallet: aWallet(1).address, name: 'n', prefix: 'p', keyHash: 'a'.repeat(64), createdAtMs: 0, lastUsedAtMs: null, requestCount: 0, errorCount: 0, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1', grant: FULL_GRANT }, 200, 'POST /v1/proofs');
+    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1', grant: FULL_GRANT }, 503, 'POST /v1/proofs');
+    identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'jwt', keyId: null, grant: FULL_GRANT }, 200, 'GET /v1/fleet');
     t.like(await keys.findByHash('a'.repeat(64)), { requestCount: 0 });
     t.is((await db.knex('api_key_usage_daily').select()).length, 0);
     await identity.stop();

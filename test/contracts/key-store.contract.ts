@@ -2,6 +2,7 @@ import test from 'ava';
 import type { EventLog } from '../../src/application/ports/event-log.js';
 import type { ApiKeyRecord, KeyStore } from '../../src/application/ports/key-store.js';
 import type { DeclareTest } from '../support/databases.js';
+import { SCOPES } from '../../src/domain/identity/key-grant.js';
 import { WALLET_A, WALLET_B } from '../support/mothers.js';
 
 let counter = 0;
@@ -18,6 +19,10 @@ export function aKeyRecord(wallet: string, over: Partial<ApiKeyRecord> = {}): Ap
     lastUsedAtMs: null,
     requestCount: 0,
     errorCount: 0,
+    scopes: null,
+    robotIds: null,
+    expiresAtMs: null,
+    disabledAtMs: null,
     ...over,
   };
 }
@@ -64,6 +69,30 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>, te
     t.is(await store.findByHash(key.keyHash), null);
     t.false(await store.delete(WALLET_A, key.keyId, 1_790_000_000_000));
     t.deepEqual(await store.listByWallet(WALLET_A), []);
+  });
+
+  testFn(`${name}: a key's scopes, robots and expiry are kept as created, an unscoped key as holding every scope`, async (t) => {
+    const store = await make();
+    const bound = aKeyRecord(WALLET_A, { scopes: ['proofs:write', 'health:write'], robotIds: ['arm-1', 'arm 2 ü'], expiresAtMs: 1_800_000_000_123 });
+    const full = aKeyRecord(WALLET_A);
+    await store.create(bound);
+    await store.create(full);
+    t.deepEqual(await store.findByHash(bound.keyHash), bound);
+    t.like(await store.findByHash(full.keyHash), { scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+  });
+
+  testFn(`${name}: update renames, disables (keeping the first time) and enables only the wallet's own key`, async (t) => {
+    const store = await make();
+    const key = aKeyRecord(WALLET_A, { scopes: ['verify'] });
+    await store.create(key);
+    t.is(await store.update(WALLET_B, key.keyId, { enabled: false }, 5_000), null);
+    t.is(await store.update(WALLET_A, 'key_none', { enabled: false }, 5_000), null);
+    t.like(await store.findByHash(key.keyHash), { disabledAtMs: null });
+    t.like(await store.update(WALLET_A, key.keyId, { enabled: false }, 5_000), { disabledAtMs: 5_000, name: key.name });
+    t.like(await store.update(WALLET_A, key.keyId, { enabled: false, name: 'renamed' }, 6_000), { disabledAtMs: 5_000, name: 'renamed' });
+    t.like(await store.findByHash(key.keyHash), { disabledAtMs: 5_000, name: 'renamed', scopes: ['verify'] });
+    t.like(await store.update(WALLET_A, key.keyId, { enabled: true }, 7_000), { disabledAtMs: null });
+    t.like(await store.findByHash(key.keyHash), { disabledAtMs: null, name: 'renamed' });
   });
 
   testFn(`${name}: usage adds up and last-used only moves forward`, async (t) => {
@@ -121,11 +150,35 @@ export function keyEventsContract(name: string, make: () => Promise<{ keys: KeyS
     t.deepEqual(
       seen.map((e) => [e.type, e.atMs, e.data]),
       [
-        ['key.created', 1_790_000_000_000, { key_id: key.keyId, name: 'robot 7', prefix: key.prefix, created_at: '2026-09-21T14:13:20.000Z' }],
+        [
+          'key.created',
+          1_790_000_000_000,
+          { key_id: key.keyId, name: 'robot 7', prefix: key.prefix, created_at: '2026-09-21T14:13:20.000Z', scopes: [...SCOPES], robot_ids: null, expires_at: null },
+        ],
         ['key.deleted', 1_790_000_002_000, { key_id: key.keyId, name: 'robot 7', prefix: key.prefix }],
       ],
     );
     t.true(seen[0]!.id < seen[1]!.id);
+    t.deepEqual((await events.walletEvents(WALLET_B, 0, { limit: 10 })).items, []);
+  });
+
+  testFn(`${name}: renaming, disabling and enabling a key announces each change once; a change that changes nothing announces nothing`, async (t) => {
+    const { keys, events } = await make();
+    const key = aKeyRecord(WALLET_A, { name: 'arm', scopes: ['proofs:write'], robotIds: ['arm-1'], expiresAtMs: 1_800_000_000_000 });
+    await keys.create(key);
+    t.is(await keys.update(WALLET_B, key.keyId, { enabled: false }, 1_790_000_001_000), null);
+    await keys.update(WALLET_A, key.keyId, { enabled: false }, 1_790_000_002_000);
+    await keys.update(WALLET_A, key.keyId, { enabled: false, name: 'arm' }, 1_790_000_003_000);
+    await keys.update(WALLET_A, key.keyId, { name: 'left arm', enabled: true }, 1_790_000_004_000);
+    const seen = (await events.walletEvents(WALLET_A, 0, { limit: 10 })).items;
+    t.deepEqual(
+      seen.map((e) => [e.type, e.atMs, e.data]),
+      [
+        ['key.created', key.createdAtMs, { key_id: key.keyId, name: 'arm', prefix: key.prefix, created_at: new Date(key.createdAtMs).toISOString(), scopes: ['proofs:write'], robot_ids: ['arm-1'], expires_at: '2027-01-15T08:00:00.000Z' }],
+        ['key.updated', 1_790_000_002_000, { key_id: key.keyId, name: 'arm', prefix: key.prefix, enabled: false, changed: ['enabled'] }],
+        ['key.updated', 1_790_000_004_000, { key_id: key.keyId, name: 'left arm', prefix: key.prefix, enabled: true, changed: ['name', 'enabled'] }],
+      ],
+    );
     t.deepEqual((await events.walletEvents(WALLET_B, 0, { limit: 10 })).items, []);
   });
 }

@@ -32,6 +32,25 @@ export function usageSeriesContract(
     t.deepEqual(await history.days('key_c', D0, D0 + DAY), []);
   });
 
+  testFn(`${name}: key usage per endpoint adds up per key, day and endpoint, and keeps keys apart`, async (t) => {
+    const { history } = await make();
+    await history.addByEndpoint([
+      { keyId: 'key_a', dayMs: D0, endpoint: 'POST /v1/proofs', requests: 5, errors: 1 },
+      { keyId: 'key_a', dayMs: D0, endpoint: 'GET /v1/proofs/{proof_id}', requests: 2, errors: 2 },
+      { keyId: 'key_a', dayMs: D0 + DAY, endpoint: 'POST /v1/proofs', requests: 1, errors: 0 },
+      { keyId: 'key_b', dayMs: D0, endpoint: 'POST /v1/proofs', requests: 9, errors: 0 },
+    ]);
+    await history.addByEndpoint([{ keyId: 'key_a', dayMs: D0, endpoint: 'POST /v1/proofs', requests: 1, errors: 1 }]);
+    t.deepEqual(await history.endpointDays('key_a', D0, D0 + 2 * DAY), [
+      { keyId: 'key_a', dayMs: D0, endpoint: 'GET /v1/proofs/{proof_id}', requests: 2, errors: 2 },
+      { keyId: 'key_a', dayMs: D0, endpoint: 'POST /v1/proofs', requests: 6, errors: 2 },
+      { keyId: 'key_a', dayMs: D0 + DAY, endpoint: 'POST /v1/proofs', requests: 1, errors: 0 },
+    ]);
+    t.deepEqual(await history.endpointDays('key_a', D0 + DAY, D0 + 2 * DAY), [{ keyId: 'key_a', dayMs: D0 + DAY, endpoint: 'POST /v1/proofs', requests: 1, errors: 0 }]);
+    t.deepEqual(await history.endpointDays('key_c', D0, D0 + 2 * DAY), []);
+    t.deepEqual(await history.days('key_a', D0, D0 + 2 * DAY), [], 'the totals are counted apart');
+  });
+
   testFn(`${name}: refusals add up per wallet and hour; one wallet never sees another's`, async (t) => {
     const { rejections } = await make();
     await rejections.add([

@@ -106,7 +106,7 @@ export function memoryIdentity(options: { clock?: ManualClock; minimum?: number;
     listKeys: new ListApiKeys(keys, usage),
     deleteKey: new DeleteApiKey(keys, clock),
     checkAccess: new CheckAccess(cache, new OwnerLookupLimit(clock, 100)),
-    authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics),
+    authenticator: new WalletAuthenticator(keys, crypto, tokens, gate, metrics, clock),
   };
 }
 

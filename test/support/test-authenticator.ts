@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { FULL_GRANT } from '../../src/domain/identity/key-grant.js';
 import type { Authenticator, AuthFailure, AuthRequest, Principal } from '../../src/application/ports/authenticator.js';
 
 /**
@@ -12,7 +13,7 @@ export class TestAuthenticator implements Authenticator {
     if (!m) return E.left({ _tag: 'InvalidApiKey' });
     if (!request.walletHeader) return E.left({ _tag: 'MissingWalletHeader' });
     if (request.walletHeader !== m[1]) return E.left({ _tag: 'WalletMismatch' });
-    return E.right({ wallet: m[1]!, kind: 'api_key', keyId: `test-${m[1]}` });
+    return E.right({ wallet: m[1]!, kind: 'api_key', keyId: `test-${m[1]}`, grant: FULL_GRANT });
   }
 }
 

@@ -248,6 +248,7 @@ export function eventLine(event: Record<string, unknown>): string {
     case 'device.status_changed':
       return `${head} ${word(d['device_id'])} ${d['from'] === null ? 'new' : word(d['from'])}→${word(d['to'])} (${word(d['why'])})`;
     case 'key.created':
+    case 'key.updated':
     case 'key.deleted':
       return `${head} ${word(d['key_id'])} ${clean(JSON.stringify(String(d['name'])))} ${pairs({ prefix: d['prefix'] })}`;
     default:

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Authenticator, Principal } from '../../application/ports/authenticator.js';
 import type { RateBucket, RateLimiter } from '../../application/ports/rate-limiter.js';
+import type { Scope } from '../../domain/identity/key-grant.js';
 import { authProblem } from './auth-problems.js';
 import { HttpError } from './http-error.js';
 
@@ -9,14 +10,17 @@ export interface HttpAccess {
   readonly authenticator: Authenticator;
   readonly rateLimiter?: RateLimiter;
   /** Told about every response to an authenticated request (API-key usage figures). */
-  readonly onAuthenticatedResponse?: (principal: Principal, status: number) => void;
+  readonly onAuthenticatedResponse?: (principal: Principal, status: number, endpoint: string | null) => void;
 }
 
-export async function authenticate(ctx: Context, auth: 'api_key' | 'jwt', options: HttpAccess): Promise<Principal> {
+/** `endpoint`: the method and route template called, as a key's usage per endpoint counts it. */
+export async function authenticate(ctx: Context, auth: 'api_key' | 'jwt', scope: Scope | undefined, endpoint: string, options: HttpAccess): Promise<Principal> {
   const result = await options.authenticator.authenticate({
     authorization: ctx.get('authorization') || undefined,
     walletHeader: ctx.get('x-wallet-address') || undefined,
     accepts: auth === 'jwt' ? ['jwt'] : ['api_key', 'jwt'],
+    ...(scope !== undefined ? { scope } : {}),
+    endpoint,
   });
   if (result._tag === 'Left') {
     // Failed credentials count against the client's IP, so guessing keys is rate limited too.

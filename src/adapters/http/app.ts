@@ -55,9 +55,11 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     // `{name*}` takes the rest of the path, slashes included (the log's tile paths).
     const koaPath = spec.path.replace(/\{([^}]+)\*\}/g, '*$1').replace(/\{([^}]+)\}/g, ':$1');
     const parameterized = spec.path.includes('{');
+    const endpoint = `${spec.method.toUpperCase()} ${spec.path}`;
     const stack: Koa.Middleware[] = [
       (ctx, next) => {
         ctx.state.route = spec.path;
+        ctx.state.endpoint = endpoint;
         const fixed = parameterized ? fixedPaths.get(ctx.path) : undefined;
         if (fixed && !fixed.includes(ctx.method)) {
           const allow = fixed.join(', ');
@@ -81,11 +83,13 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     // Credentials first: a request that will be refused is not read nor parsed, and every
     // request made with a key counts in its usage, a malformed body included.
     const auth = spec.auth;
+    if (auth === 'api_key' && spec.scope === undefined) throw new Error(`${spec.method.toUpperCase()} ${spec.path} takes an API key but declares no scope`);
+    const scope = spec.scope === 'any' ? undefined : spec.scope;
     if (auth !== 'none') {
       stack.push(async (ctx, next) => {
         // A wallet's data, and its refusals, are for that caller only: no cache keeps them.
         ctx.set('Cache-Control', 'no-store');
-        ctx.state.principal = await authenticate(ctx, auth, options.access);
+        ctx.state.principal = await authenticate(ctx, auth, scope, endpoint, options.access);
         await next();
       });
     }

@@ -10,7 +10,7 @@ export interface ObserveOptions {
   readonly metrics: Pick<HttpMetrics, 'requests' | 'duration'>;
   readonly logger: Logger;
   /** Told about every response to an authenticated request (API-key usage figures). */
-  readonly onAuthenticatedResponse?: (principal: Principal, status: number) => void;
+  readonly onAuthenticatedResponse?: (principal: Principal, status: number, endpoint: string | null) => void;
 }
 
 /** Request id, structured access log and metrics for every request, whatever its outcome. */
@@ -30,7 +30,7 @@ export function observe(options: ObserveOptions): Koa.Middleware {
       options.metrics.requests.inc(labels);
       options.metrics.duration.observe(labels, seconds);
       const principal = ctx.state.principal as Principal | undefined;
-      if (principal) options.onAuthenticatedResponse?.(principal, ctx.status);
+      if (principal) options.onAuthenticatedResponse?.(principal, ctx.status, (ctx.state.endpoint as string | undefined) ?? null);
       options.logger.info(
         { req_id: requestId, method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10, wallet: principal?.wallet },
         'request',

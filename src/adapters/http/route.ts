@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { Principal } from '../../application/ports/authenticator.js';
+import type { Scope } from '../../domain/identity/key-grant.js';
 
 export type RouteAuth = 'none' | 'api_key' | 'jwt';
 export type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -43,6 +44,12 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly description?: string;
   readonly tag: string;
   readonly auth: RouteAuth;
+  /**
+   * On routes that take an API key (`auth: 'api_key'`), the scope the key needs, or `'any'`
+   * for a route every key of the wallet may call. Required there: the app refuses to start
+   * with a key route that does not say. Written into the OpenAPI document.
+   */
+  readonly scope?: Scope | 'any';
   readonly params?: t.Type<P, unknown, unknown>;
   readonly query?: t.Type<Q, unknown, unknown>;
   readonly body?: t.Type<B, unknown, unknown>;

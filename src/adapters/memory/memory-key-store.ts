@@ -1,5 +1,5 @@
-import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
-import { keyCreated, keyDeleted } from '../../domain/events/announcements.js';
+import type { ApiKeyRecord, KeyChange, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
+import { keyCreated, keyDeleted, keyUpdated } from '../../domain/events/announcements.js';
 import { MemoryEventLog } from './memory-event-log.js';
 
 /** In-memory KeyStore for tests and embedding; runs the same contract suite as the SQL store. */
@@ -39,6 +39,21 @@ export class MemoryKeyStore implements KeyStore {
     this.byId.delete(keyId);
     this.events.appendNow([keyDeleted(found, atMs)]);
     return true;
+  }
+
+  async update(wallet: string, keyId: string, change: KeyChange, atMs: number): Promise<ApiKeyRecord | null> {
+    const before = this.byId.get(keyId);
+    if (!before || before.wallet !== wallet) return null;
+    const after: ApiKeyRecord = {
+      ...before,
+      name: change.name ?? before.name,
+      disabledAtMs: change.enabled === undefined ? before.disabledAtMs : change.enabled ? null : (before.disabledAtMs ?? atMs),
+    };
+    const event = keyUpdated(before, after, atMs);
+    if (event === null) return { ...after };
+    this.byId.set(keyId, after);
+    this.events.appendNow([event]);
+    return { ...after };
   }
 
   async addUsage(deltas: readonly KeyUsageDelta[]): Promise<void> {

@@ -1,9 +1,24 @@
 import type { ProofCursor, ProofStore } from '../../application/ports/proof-store.js';
-import type { HourRejections, KeyDayUsage, KeyUsageHistory, ProofBucket, ProofRejectionLog, ProofSeriesReader } from '../../application/ports/usage-series.js';
+import type { HourRejections, KeyDayUsage, KeyEndpointDayUsage, KeyUsageHistory, ProofBucket, ProofRejectionLog, ProofSeriesReader } from '../../application/ports/usage-series.js';
 
 /** In-memory KeyUsageHistory; runs the same contract suite as the SQL one. */
 export class MemoryKeyUsageHistory implements KeyUsageHistory {
   private readonly rows = new Map<string, KeyDayUsage>();
+  private readonly byEndpoint = new Map<string, KeyEndpointDayUsage>();
+
+  async addByEndpoint(rows: readonly KeyEndpointDayUsage[]): Promise<void> {
+    for (const r of rows) {
+      const key = `${r.keyId} ${r.dayMs} ${r.endpoint}`;
+      const seen = this.byEndpoint.get(key);
+      this.byEndpoint.set(key, seen ? { ...seen, requests: seen.requests + r.requests, errors: seen.errors + r.errors } : { ...r });
+    }
+  }
+
+  async endpointDays(keyId: string, fromDayMs: number, toDayMs: number): Promise<readonly KeyEndpointDayUsage[]> {
+    return [...this.byEndpoint.values()]
+      .filter((r) => r.keyId === keyId && r.dayMs >= fromDayMs && r.dayMs < toDayMs)
+      .sort((a, b) => a.dayMs - b.dayMs || (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0));
+  }
 
   async add(rows: readonly KeyDayUsage[]): Promise<void> {
     for (const r of rows) {

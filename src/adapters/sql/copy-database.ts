@@ -29,6 +29,7 @@ export const COPIED_TABLES = [
   'log_checkpoints',
   'api_keys',
   'api_key_usage_daily',
+  'api_key_endpoint_usage_daily',
   'sign_in_nonces',
   'revoked_tokens',
   'ledger_balances',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
-import { keyCreated, keyDeleted } from '../../domain/events/announcements.js';
+import type { ApiKeyRecord, KeyChange, KeyStore, KeyUsageDelta } from '../../application/ports/key-store.js';
+import { keyCreated, keyDeleted, keyUpdated } from '../../domain/events/announcements.js';
+import { isScope, type Scope } from '../../domain/identity/key-grant.js';
 import type { Database } from './database.js';
 import { insertEvents, lockEvents } from './event-rows.js';
 
@@ -15,7 +16,13 @@ interface KeyRow {
   readonly last_used_at_ms: number | string | null;
   readonly request_count: number | string;
   readonly error_count: number | string;
+  readonly scopes: string | null;
+  readonly robot_ids: string | null;
+  readonly expires_at_ms: number | string | null;
+  readonly disabled_at_ms: number | string | null;
 }
+
+const msOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 const toRecord = (r: KeyRow): ApiKeyRecord => ({
   keyId: r.key_id,
@@ -24,9 +31,14 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
   prefix: r.prefix,
   keyHash: r.key_hash,
   createdAtMs: Number(r.created_at_ms),
-  lastUsedAtMs: r.last_used_at_ms === null ? null : Number(r.last_used_at_ms),
+  lastUsedAtMs: msOrNull(r.last_used_at_ms),
   requestCount: Number(r.request_count),
   errorCount: Number(r.error_count),
+  // Only this store writes these columns; a scope a later version dropped is not kept.
+  scopes: r.scopes === null ? null : r.scopes.split(' ').filter((s): s is Scope => isScope(s)),
+  robotIds: r.robot_ids === null ? null : (JSON.parse(r.robot_ids) as string[]),
+  expiresAtMs: msOrNull(r.expires_at_ms),
+  disabledAtMs: msOrNull(r.disabled_at_ms),
 });
 
 /** KeyStore on SQLite or PostgreSQL. */
@@ -53,6 +65,10 @@ export class KnexKeyStore implements KeyStore {
         last_used_at_ms: null,
         request_count: 0,
         error_count: 0,
+        scopes: r.scopes === null ? null : r.scopes.join(' '),
+        robot_ids: r.robotIds === null ? null : JSON.stringify(r.robotIds),
+        expires_at_ms: r.expiresAtMs,
+        disabled_at_ms: r.disabledAtMs,
       });
       await insertEvents(trx, [keyCreated(r)]);
     });
@@ -81,6 +97,25 @@ export class KnexKeyStore implements KeyStore {
       await trx('api_keys').where({ wallet, key_id: keyId }).delete();
       await insertEvents(trx, [keyDeleted(toRecord(row), atMs)]);
       return true;
+    });
+  }
+
+  async update(wallet: string, keyId: string, change: KeyChange, atMs: number): Promise<ApiKeyRecord | null> {
+    return this.knex.transaction(async (trx) => {
+      await lockEvents(trx);
+      const row = await trx<KeyRow>('api_keys').where({ wallet, key_id: keyId }).first();
+      if (!row) return null;
+      const before = toRecord(row);
+      const after: ApiKeyRecord = {
+        ...before,
+        name: change.name ?? before.name,
+        disabledAtMs: change.enabled === undefined ? before.disabledAtMs : change.enabled ? null : (before.disabledAtMs ?? atMs),
+      };
+      const event = keyUpdated(before, after, atMs);
+      if (event === null) return after;
+      await trx('api_keys').where({ wallet, key_id: keyId }).update({ name: after.name, disabled_at_ms: after.disabledAtMs });
+      await insertEvents(trx, [event]);
+      return after;
     });
   }
 

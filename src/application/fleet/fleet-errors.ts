@@ -1,5 +1,6 @@
 import type { InvalidText } from '../../domain/fleet/names.js';
 import type { InvalidHealthReport } from '../../domain/fleet/health-report.js';
+import type { RobotNotAllowed } from '../../domain/identity/key-grant.js';
 import type { GroupLimitReached, GroupNameTaken, GroupNotFound, UnknownDevices } from '../ports/group-store.js';
 
 /** Business failures of the fleet use cases; the HTTP adapter maps each tag to a status. */
@@ -9,7 +10,7 @@ export type InvalidDeviceIds = { readonly _tag: 'InvalidDeviceIds'; readonly det
 /** Statistics of a wallet other than the caller's. */
 export type NotYourWallet = { readonly _tag: 'NotYourWallet'; readonly wallet: string };
 
-export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthReport, InvalidText, UnknownDevices };
+export type { GroupLimitReached, GroupNameTaken, GroupNotFound, InvalidHealthReport, InvalidText, RobotNotAllowed, UnknownDevices };
 
 /** An edit whose body names nothing to change. */
 export type NothingToChange = { readonly _tag: 'NothingToChange' };
@@ -28,5 +29,6 @@ export type FleetError =
   | GroupNameTaken
   | GroupNotFound
   | InvalidHealthReport
+  | RobotNotAllowed
   | InvalidText
   | UnknownDevices;

@@ -10,6 +10,7 @@ import {
   type HealthReport,
   type InvalidHealthReport,
 } from '../../domain/fleet/health-report.js';
+import { robotRefusal, type RobotNotAllowed } from '../../domain/identity/key-grant.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeviceStore } from '../ports/device-store.js';
 import { viewOf, type DeviceView } from './device-view.js';
@@ -43,10 +44,18 @@ export class ReportDeviceHealth {
     private readonly settings: HealthSettings,
   ) {}
 
-  async execute(input: { wallet: string; deviceId: string; readings: ReportedReadings }): Promise<E.Either<InvalidHealthReport, HealthRecorded>> {
+  /** `robotIds`: the devices the caller may report for (a bound API key's), or null / absent: any. */
+  async execute(input: {
+    wallet: string;
+    deviceId: string;
+    readings: ReportedReadings;
+    robotIds?: readonly string[] | null;
+  }): Promise<E.Either<InvalidHealthReport | RobotNotAllowed, HealthRecorded>> {
     if (!isDeviceId(input.deviceId)) {
       return E.left({ _tag: 'InvalidHealthReport', field: 'device_id', detail: `device_id must be 1 to ${DEVICE_ID_MAX} characters, without U+0000` });
     }
+    const refused = robotRefusal(input.robotIds, input.deviceId);
+    if (refused) return E.left(refused);
     const { status, ...given } = input.readings;
     const readings = { ...NO_READINGS, ...withoutUndefined(given) };
     if ((status === undefined || status === null) && Object.values(readings).every((v) => v === null)) {

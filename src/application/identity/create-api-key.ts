@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { API_KEY_SECRET_BYTES, displayPrefix, formatApiKey } from '../../domain/identity/api-key.js';
 import { normalizeName, type InvalidText } from '../../domain/fleet/names.js';
 import { encodeBase58 } from '../../domain/identity/base58.js';
+import { checkGrant, type InvalidKeyGrant, type RequestedGrant } from '../../domain/identity/key-grant.js';
 import { bytesToHex, utf8 } from '../../domain/protocol/encoding.js';
 import type { Clock } from '../ports/clock.js';
 import type { RandomSource, SecretHasher } from '../ports/identity-crypto.js';
@@ -18,7 +19,16 @@ export interface CreatedKey {
 /** The stored form of a key: hex SHA-256 of its text. */
 export const hashApiKey = (hasher: SecretHasher, key: string): string => bytesToHex(hasher.sha256(utf8(key)));
 
-/** Creates an API key for the wallet; only its hash is stored. */
+export interface CreateKeyInput extends RequestedGrant {
+  readonly wallet: string;
+  readonly name: string;
+}
+
+/**
+ * Creates an API key for the wallet, holding the scopes, robots and lifetime asked for (all
+ * scopes, any robot, no expiry when not asked); only its hash is stored. Nothing is created
+ * when any part of the request is wrong.
+ */
 export class CreateApiKey {
   constructor(
     private readonly keys: KeyStore,
@@ -29,9 +39,12 @@ export class CreateApiKey {
   ) {}
 
   /** The name follows the rule of device and group names: trimmed, 1 to 100 characters, no control characters. */
-  async execute(input: { wallet: string; name: string }): Promise<E.Either<TooManyKeys | InvalidText, CreatedKey>> {
+  async execute(input: CreateKeyInput): Promise<E.Either<TooManyKeys | InvalidText | InvalidKeyGrant, CreatedKey>> {
     const name = normalizeName(input.name);
     if (E.isLeft(name)) return name;
+    const now = this.clock.nowMs();
+    const grant = checkGrant(input, now);
+    if (E.isLeft(grant)) return grant;
     if ((await this.keys.countByWallet(input.wallet)) >= this.maxKeysPerWallet) {
       return E.left({ _tag: 'TooManyKeys', max: this.maxKeysPerWallet });
     }
@@ -43,10 +56,12 @@ export class CreateApiKey {
       name: name.right,
       prefix: displayPrefix(key),
       keyHash: hashApiKey(this.hasher, key),
-      createdAtMs: this.clock.nowMs(),
+      createdAtMs: now,
       lastUsedAtMs: null,
       requestCount: 0,
       errorCount: 0,
+      ...grant.right,
+      disabledAtMs: null,
     };
     await this.keys.create(record);
     return E.right({ record, key });

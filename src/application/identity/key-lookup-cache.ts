@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock.js';
-import type { ApiKeyRecord, KeyStore, KeyUsageDelta } from '../ports/key-store.js';
+import type { ApiKeyRecord, KeyChange, KeyStore, KeyUsageDelta } from '../ports/key-store.js';
 
 interface Entry {
   readonly record: ApiKeyRecord;
@@ -17,8 +17,8 @@ export interface KeyLookupCacheOptions {
  * Keeps the keys that authenticated recently in memory for a few seconds, so a busy key is
  * not looked up in the database on every request (on SQLite that lookup was the slowest step
  * of a submission). Only keys that exist are kept: a key created anywhere works at once.
- * A key deleted through this instance is dropped at once; one deleted through another
- * instance is refused here within `ttlMs`. Concurrent lookups of one key share one query.
+ * A key deleted, disabled or renamed through this instance is dropped at once; one changed
+ * through another instance is seen here within `ttlMs` (API_KEY_CACHE_TTL_S). Concurrent lookups of one key share one query.
  */
 export class KeyLookupCache implements KeyStore {
   private readonly entries = new Map<string, Entry>();
@@ -61,6 +61,13 @@ export class KeyLookupCache implements KeyStore {
     const deleted = await this.inner.delete(wallet, keyId, atMs);
     this.forget(keyId);
     return deleted;
+  }
+
+  async update(wallet: string, keyId: string, change: KeyChange, atMs: number): Promise<ApiKeyRecord | null> {
+    this.forget(keyId);
+    const updated = await this.inner.update(wallet, keyId, change, atMs);
+    this.forget(keyId);
+    return updated;
   }
 
   create(record: ApiKeyRecord): Promise<void> {

@@ -1,4 +1,5 @@
 import type * as E from 'fp-ts/lib/Either.js';
+import type { KeyGrant, Scope } from '../../domain/identity/key-grant.js';
 
 export type CredentialKind = 'api_key' | 'jwt';
 
@@ -10,11 +11,16 @@ export interface Principal {
   readonly keyId: string | null;
   /** The dashboard token's id and expiry when the credential is a JWT: what signing out revokes. */
   readonly token?: { readonly jti: string; readonly expiresAtMs: number } | null;
+  /** What the credential may do: the key's scopes and robots; everything for a dashboard token. */
+  readonly grant: KeyGrant;
 }
 
 export type AuthFailure =
   | { readonly _tag: 'MissingCredential' }
   | { readonly _tag: 'InvalidApiKey' }
+  | { readonly _tag: 'DisabledApiKey'; readonly disabledAtMs: number }
+  | { readonly _tag: 'ExpiredApiKey'; readonly expiredAtMs: number }
+  | { readonly _tag: 'InsufficientScope'; readonly scope: Scope }
   | { readonly _tag: 'InvalidToken' }
   | { readonly _tag: 'ExpiredToken' }
   | { readonly _tag: 'RevokedToken' }
@@ -31,6 +37,10 @@ export interface AuthRequest {
   readonly walletHeader: string | undefined;
   /** Which credential kinds the route takes. */
   readonly accepts: readonly CredentialKind[];
+  /** The scope an API key needs for the route; absent: any key of the wallet may call it. */
+  readonly scope?: Scope;
+  /** The method and route template called (`POST /v1/proofs`), for a key's usage per endpoint. */
+  readonly endpoint?: string;
 }
 
 /**

@@ -7,12 +7,22 @@ export interface KeyDayUsage {
   readonly errors: number;
 }
 
-/** Per-day request and error counts of API keys, added to in batches. */
+/** Requests and errors of one API key at one endpoint in one UTC day. */
+export interface KeyEndpointDayUsage extends KeyDayUsage {
+  /** The method and route template, e.g. `POST /v1/proofs`. */
+  readonly endpoint: string;
+}
+
+/** Per-day request and error counts of API keys, in total and per endpoint, added to in batches. */
 export interface KeyUsageHistory {
   /** Adds to the day counters (creating them); concurrent adds from several instances sum. */
   add(rows: readonly KeyDayUsage[]): Promise<void>;
   /** The key's days in [fromDayMs, toDayMs) that have counts, oldest first. */
   days(keyId: string, fromDayMs: number, toDayMs: number): Promise<readonly KeyDayUsage[]>;
+  /** Adds to the per-endpoint day counters, as `add` does to the totals. */
+  addByEndpoint(rows: readonly KeyEndpointDayUsage[]): Promise<void>;
+  /** The key's endpoint days in [fromDayMs, toDayMs) that have counts, oldest first, then by endpoint. */
+  endpointDays(keyId: string, fromDayMs: number, toDayMs: number): Promise<readonly KeyEndpointDayUsage[]>;
 }
 
 /** Proof submissions of one wallet refused in one UTC hour (the envelope did not verify, or could not be stored). */

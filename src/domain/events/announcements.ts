@@ -1,11 +1,13 @@
 import type { DeviceStatus } from '../fleet/device-status.js';
 import { describeUnstorable, type ProofRecord, type UnstorableProof } from '../proof/proof-record.js';
+import { scopesOf, type KeyGrant } from '../identity/key-grant.js';
 import { toRfc3339 } from '../protocol/datetime.js';
 import { checkOf, describeFailure, type ProofFailure } from '../protocol/failures.js';
 import type {
   DeviceStatusChangedData,
   KeyCreatedData,
   KeyDeletedData,
+  KeyUpdatedData,
   NewEvent,
   ProofAcceptedData,
   ProofLoggedRecord,
@@ -79,17 +81,37 @@ export function statusChanged(change: StatusChange, atMs: number): NewEvent {
   return { wallet: change.wallet, type: 'device.status_changed', atMs, data };
 }
 
-export interface KeyFacts {
+export interface KeyFacts extends KeyGrant {
   readonly keyId: string;
   readonly wallet: string;
   readonly name: string;
   readonly prefix: string;
   readonly createdAtMs: number;
+  readonly expiresAtMs: number | null;
+  readonly disabledAtMs: number | null;
 }
 
 export function keyCreated(key: KeyFacts): NewEvent {
-  const data: KeyCreatedData = { key_id: key.keyId, name: key.name, prefix: key.prefix, created_at: toRfc3339(key.createdAtMs) };
+  const data: KeyCreatedData = {
+    key_id: key.keyId,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: toRfc3339(key.createdAtMs),
+    scopes: scopesOf(key),
+    robot_ids: key.robotIds,
+    expires_at: key.expiresAtMs === null ? null : toRfc3339(key.expiresAtMs),
+  };
   return { wallet: key.wallet, type: 'key.created', atMs: key.createdAtMs, data };
+}
+
+/** A key as it was and as it is now; null when nothing the owner sees changed. */
+export function keyUpdated(before: KeyFacts, after: KeyFacts, atMs: number): NewEvent | null {
+  const changed: Array<'name' | 'enabled'> = [];
+  if (before.name !== after.name) changed.push('name');
+  if ((before.disabledAtMs === null) !== (after.disabledAtMs === null)) changed.push('enabled');
+  if (changed.length === 0) return null;
+  const data: KeyUpdatedData = { key_id: after.keyId, name: after.name, prefix: after.prefix, enabled: after.disabledAtMs === null, changed };
+  return { wallet: after.wallet, type: 'key.updated', atMs, data };
 }
 
 export function keyDeleted(key: KeyFacts, atMs: number): NewEvent {

@@ -4,7 +4,7 @@ import type { DeviceStatus } from '../fleet/device-status.js';
  * The events a wallet's owner can follow (docs/events.md). Each is about one wallet, and only
  * that wallet ever sees it: in its feed, its streams and its webhooks.
  */
-export const EVENT_TYPES = ['proof.accepted', 'proof.rejected', 'proof.logged', 'device.status_changed', 'key.created', 'key.deleted'] as const;
+export const EVENT_TYPES = ['proof.accepted', 'proof.rejected', 'proof.logged', 'device.status_changed', 'key.created', 'key.updated', 'key.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent to one endpoint when its owner asks for a test; never in the feed nor a stream. */
@@ -68,6 +68,20 @@ export interface KeyCreatedData {
   readonly name: string;
   readonly prefix: string;
   readonly created_at: string;
+  /** Every scope the key holds, spelled out. */
+  readonly scopes: readonly string[];
+  /** The robots it acts for, or null: any. */
+  readonly robot_ids: readonly string[] | null;
+  readonly expires_at: string | null;
+}
+
+/** `key.updated`: the owner renamed, disabled or enabled a key; `changed` names what. */
+export interface KeyUpdatedData {
+  readonly key_id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly enabled: boolean;
+  readonly changed: ReadonlyArray<'name' | 'enabled'>;
 }
 
 export interface KeyDeletedData {

@@ -229,7 +229,7 @@ test('usage errors exit 2 before anything is sent: an unknown type (with the lis
   await new Promise((resolve) => closed.close(resolve));
   const given = ['--key', 'k', '--wallet', WALLET_A, '--url', nobody];
   const cases: Array<[string[], RegExp]> = [
-    [['tail', '--types', 'proof.accepted,proof.acepted', ...given], /unknown event type "proof\.acepted"; the types are proof\.accepted, proof\.rejected, proof\.logged, device\.status_changed, key\.created, key\.deleted\n$/],
+    [['tail', '--types', 'proof.accepted,proof.acepted', ...given], /unknown event type "proof\.acepted"; the types are proof\.accepted, proof\.rejected, proof\.logged, device\.status_changed, key\.created, key\.updated, key\.deleted\n$/],
     [['tail', '--after', 'evt_12x', ...given], /--after must be an event id/],
     [['tail', '--after', 'evt_0000000000000001', '--from-start', ...given], /give one/],
     [['tail', '--count', '0', ...given], /--count must be a whole number/],

@@ -92,6 +92,29 @@ test.serial("a key's usage has one row per day, zeros included, and moves with i
       { day: '2026-11-20', request_count: 3, error_count: 2 },
       { day: '2026-11-21', request_count: 1, error_count: 0 },
     ],
+    // Per endpoint, the request refused for its wallet header included.
+    endpoints: [
+      {
+        endpoint: 'GET /v1/proofs',
+        request_count: 3,
+        error_count: 1,
+        items: [
+          { day: '2026-11-19', request_count: 0, error_count: 0 },
+          { day: '2026-11-20', request_count: 2, error_count: 1 },
+          { day: '2026-11-21', request_count: 1, error_count: 0 },
+        ],
+      },
+      {
+        endpoint: 'GET /v1/proofs/{proof_id}',
+        request_count: 1,
+        error_count: 1,
+        items: [
+          { day: '2026-11-19', request_count: 0, error_count: 0 },
+          { day: '2026-11-20', request_count: 1, error_count: 1 },
+          { day: '2026-11-21', request_count: 0, error_count: 0 },
+        ],
+      },
+    ],
   });
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage`)).body.items.length, 30);
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage?days=91`)).status, 422);

@@ -328,7 +328,9 @@ test('the OpenAPI document describes the fleet and statistics routes', async (t)
   }
   // A robot reports its own health with an API key; the status is optional (derived when absent).
   const report = res.body.paths['/v1/fleet/devices/{device_id}/health'].post;
-  t.deepEqual(report.security, [{ apiKey: [] }, { walletJwt: [] }]);
+  t.deepEqual(report.security, [{ apiKey: ['health:write'] }, { walletJwt: [] }]);
+  t.is(report['x-required-scope'], 'health:write');
+  t.regex(report.responses['403'].description, /insufficient_scope.*robot_not_allowed/);
   const health = report.requestBody.content['application/json'].schema;
   t.deepEqual([health.properties.cpu_percent.minimum, health.properties.cpu_percent.maximum], [0, 100]);
   t.is(health.required, undefined);

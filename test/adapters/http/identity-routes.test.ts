@@ -3,6 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { isRight } from 'fp-ts/lib/Either.js';
 import * as c from '../../../src/adapters/http/codecs/identity.codecs.js';
+import * as k from '../../../src/adapters/http/codecs/key.codecs.js';
 import { anEnvelope } from '../../support/mothers.js';
 import { aWallet, MINT, OTHER_MINT } from '../../support/identity.js';
 import { startIdentityApp, type IdentityApp } from '../../support/identity-app.js';
@@ -40,7 +41,7 @@ test('the whole journey: sign in, create a key, use it, watch its usage, delete 
 
   const created = await app.call('POST', '/v1/keys', { credential: token, wallet: alice.address, body: { name: 'robot arm 1' } });
   t.is(created.status, 201);
-  t.true(conforms(c.CreatedKeyResponse, created.body));
+  t.true(conforms(k.CreatedKeyResponse, created.body));
   const { key, key_id: keyId } = created.body;
   t.regex(key, /^pr_live_[1-9A-HJ-NP-Za-km-z]+$/);
   t.is(created.headers.get('cache-control'), 'no-store');
@@ -54,7 +55,7 @@ test('the whole journey: sign in, create a key, use it, watch its usage, delete 
 
   const listed = await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address });
   t.is(listed.status, 200);
-  t.true(conforms(c.KeyListResponse, listed.body));
+  t.true(conforms(k.KeyListResponse, listed.body));
   t.is(listed.body.items.length, 1);
   const [item] = listed.body.items;
   t.like(item, { key_id: keyId, name: 'robot arm 1', prefix: key.slice(0, 16), request_count: 4, error_count: 2, error_rate: 0.5 });
@@ -406,7 +407,7 @@ test('a wallet holds at most 100 API keys: the 101st is 409 until one is deleted
   // Pages of 50 by default, in the order of the whole list, each continuing where the last ended.
   const all = (await list('?limit=200')).body.items.map((k: { key_id: string }) => k.key_id) as string[];
   const first = await list();
-  t.true(conforms(c.KeyListResponse, first.body));
+  t.true(conforms(k.KeyListResponse, first.body));
   t.deepEqual(first.body.items.map((k: { key_id: string }) => k.key_id), all.slice(0, 50));
   // A key deleted between pages does not make the next page skip one.
   t.is((await app.call('DELETE', `/v1/keys/${all[49]}`, { credential: token, wallet: alice.address })).status, 204);

@@ -37,9 +37,10 @@ async function seed(db: Database): Promise<ProofRecord[]> {
   await k('log_checkpoints').insert({ tree_size: 9, root_hash: Buffer.from('00ff10'.repeat(10) + 'ab', 'hex'), note: 'registry.example/log\n9\nq83+AA==\n\n— registry.example abc=\n', published_at_ms: MS + 1 });
   await k('api_keys').insert([
     { key_id: 'k1', wallet: WALLET_A, name: "fleet 'north'", prefix: 'pr_live_ab', key_hash: 'a'.repeat(64), created_at_ms: MS, last_used_at_ms: null, request_count: 3, error_count: 1 },
-    { key_id: 'k2', wallet: WALLET_B, name: 'ci', prefix: 'pr_live_cd', key_hash: 'b'.repeat(64), created_at_ms: MS + 5, last_used_at_ms: MS + 9, request_count: 0, error_count: 0 },
+    { key_id: 'k2', wallet: WALLET_B, name: 'ci', prefix: 'pr_live_cd', key_hash: 'b'.repeat(64), created_at_ms: MS + 5, last_used_at_ms: MS + 9, request_count: 0, error_count: 0, scopes: 'proofs:write health:write', robot_ids: '["r-1","r-2"]', expires_at_ms: MS + 86_400_000, disabled_at_ms: MS + 7 },
   ]);
   await k('api_key_usage_daily').insert({ key_id: 'k1', day_ms: MS, request_count: 3, error_count: 1 });
+  await k('api_key_endpoint_usage_daily').insert({ key_id: 'k1', day_ms: MS, endpoint: 'POST /v1/proofs', request_count: 3, error_count: 1 });
   await k('sign_in_nonces').insert({ nonce: 'n'.repeat(32), wallet: WALLET_A, message: 'Sign in to Proof Registry\nNonce: nnn', issued_at_ms: MS, expires_at_ms: MS + 300_000, consumed_at_ms: null });
   await k('revoked_tokens').insert({ jti: 'j'.repeat(32), expires_at_ms: MS + 3_600_000 });
   await k('ledger_balances').insert({ wallet: WALLET_A, mint: 'So11111111111111111111111111111111111111112', amount: '50000.000001', updated_at_ms: MS });

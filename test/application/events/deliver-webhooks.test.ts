@@ -7,7 +7,7 @@ import { WALLET_A } from '../../support/mothers.js';
 import { webhookWorld } from './webhook-world.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const keyEvent = (atMs: number) => keyCreated({ keyId: 'key_1', wallet: WALLET_A, name: 'k', prefix: 'pr_live_ab', createdAtMs: atMs });
+const keyEvent = (atMs: number) => keyCreated({ keyId: 'key_1', wallet: WALLET_A, name: 'k', prefix: 'pr_live_ab', createdAtMs: atMs, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
 
 async function withEndpoint(over: Parameters<typeof anEndpoint>[1] = {}) {
   const world = webhookWorld();

@@ -14,7 +14,7 @@ import { aReport } from '../../support/fleet-mothers.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 import { TestClock, webhookWorld } from './webhook-world.js';
 
-const key = (wallet: string, atMs: number) => keyCreated({ keyId: `key_${atMs}`, wallet, name: 'k', prefix: 'pr_live_ab', createdAtMs: atMs });
+const key = (wallet: string, atMs: number) => keyCreated({ keyId: `key_${atMs}`, wallet, name: 'k', prefix: 'pr_live_ab', createdAtMs: atMs, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
 
 test('the fan-out queues each event once for each enabled endpoint of its wallet that takes it and existed when it happened', async (t) => {
   const w = webhookWorld();

@@ -9,7 +9,7 @@ import { keyCreated } from '../../../src/domain/events/announcements.js';
 import { eventId, type EventBody } from '../../../src/domain/events/event.js';
 import { WALLET_A, WALLET_B } from '../../support/mothers.js';
 
-const key = (wallet: string, n: number) => keyCreated({ keyId: `key_${n}`, wallet, name: `k${n}`, prefix: 'pr_live_ab', createdAtMs: 1_790_000_000_000 + n });
+const key = (wallet: string, n: number) => keyCreated({ keyId: `key_${n}`, wallet, name: `k${n}`, prefix: 'pr_live_ab', createdAtMs: 1_790_000_000_000 + n, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
 
 function world() {
   const log = new MemoryEventLog();

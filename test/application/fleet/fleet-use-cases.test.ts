@@ -1,4 +1,5 @@
 import test from 'ava';
+import * as E from 'fp-ts/lib/Either.js';
 import { MemoryDeviceStore } from '../../../src/adapters/memory/memory-device-store.js';
 import { MemoryFleet } from '../../../src/adapters/memory/memory-fleet.js';
 import { MemoryGroupStore } from '../../../src/adapters/memory/memory-group-store.js';
@@ -55,6 +56,15 @@ test('health reports: the id and readings are checked, and history is bounded', 
   t.deepEqual((await devices.healthHistory(WALLET_A, 'x', 10)).map((h) => h.uptimeS), [3, 2]);
   const last = await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, status: 'error' } });
   t.like(last, { _tag: 'Right', right: { report: { status: 'error', receivedAtMs: NOW }, device: { status: 'error' } } });
+});
+
+test('health reports from a bound caller: only for its robots, and nothing is stored for another', async (t) => {
+  const { devices } = world();
+  const report = new ReportDeviceHealth(devices, clock, { windows, historyLimit: 2 });
+  t.deepEqual(await report.execute({ wallet: WALLET_A, deviceId: 'arm-2', readings, robotIds: ['arm-1'] }), E.left({ _tag: 'RobotNotAllowed', robotId: 'arm-2' }));
+  t.is(await devices.getDevice(WALLET_A, 'arm-2'), null);
+  t.like(await report.execute({ wallet: WALLET_A, deviceId: 'arm-1', readings, robotIds: ['arm-1'] }), { _tag: 'Right' });
+  t.like(await report.execute({ wallet: WALLET_A, deviceId: 'arm-2', readings, robotIds: null }), { _tag: 'Right' });
 });
 
 test('assign: repeats are dropped; too many ids are refused before the store is asked', async (t) => {

@@ -35,6 +35,10 @@ const key = (n: number): ApiKeyRecord => ({
   lastUsedAtMs: null,
   requestCount: 0,
   errorCount: 0,
+  scopes: null,
+  robotIds: null,
+  expiresAtMs: null,
+  disabledAtMs: null,
 });
 
 const setup = async (ttlMs = 5_000) => {

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AuthRequest, CredentialKind } from '../../../src/application/ports/authenticator.js';
 import { WalletAuthenticator } from '../../../src/application/identity/wallet-authenticator.js';
 import { formatApiKey } from '../../../src/domain/identity/api-key.js';
+import { FULL_GRANT } from '../../../src/domain/identity/key-grant.js';
 import { JsonwebtokenTokenIssuer } from '../../../src/adapters/jwt/jsonwebtoken-token-issuer.js';
 import { aWallet, memoryIdentity, ORIGIN, type MemoryIdentity } from '../../support/identity.js';
 
@@ -24,7 +25,7 @@ test('an API key authenticates as its wallet, with its key id', async (t) => {
   const id = memoryIdentity();
   await id.fund(alice, '50000');
   const { key, record } = await withKey(id);
-  t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address)), E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId }));
+  t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address)), E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId, grant: FULL_GRANT }));
 });
 
 test('a dashboard token authenticates on both kinds of route', async (t) => {
@@ -33,7 +34,7 @@ test('a dashboard token authenticates on both kinds of route', async (t) => {
   const { token, jti, expiresInS } = id.tokens.issue(alice.address);
   const session = { jti, expiresAtMs: Math.floor(id.clock.nowMs() / 1000) * 1000 + expiresInS * 1000 };
   for (const accepts of [API, JWT_ONLY]) {
-    t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address, accepts)), E.right({ wallet: alice.address, kind: 'jwt', keyId: null, token: session }));
+    t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address, accepts)), E.right({ wallet: alice.address, kind: 'jwt', keyId: null, token: session, grant: FULL_GRANT }));
   }
 });
 
@@ -56,7 +57,7 @@ test('a key with a wrong checksum is refused without touching the store', async 
   const { key } = await withKey(id);
   let lookups = 0;
   const spy = { findByHash: async (h: string) => (lookups++, id.keys.findByHash(h)) };
-  const authenticator = new WalletAuthenticator(spy, id.crypto, id.tokens, id.gate, id.metrics);
+  const authenticator = new WalletAuthenticator(spy, id.crypto, id.tokens, id.gate, id.metrics, id.clock);
   const typo = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
   t.is(failureOf(await authenticator.authenticate(req(`Bearer ${typo}`, alice.address))), 'InvalidApiKey');
   t.is(failureOf(await authenticator.authenticate(req('Bearer pr_live_short', alice.address))), 'InvalidApiKey');
@@ -85,7 +86,7 @@ test('a key is hashed once while it is in use; the store is still asked on every
   let lookups = 0;
   const hasher = { sha256: (bytes: Uint8Array) => (hashes++, id.crypto.sha256(bytes)) };
   const store = { findByHash: async (h: string) => (lookups++, id.keys.findByHash(h)) };
-  const authenticator = new WalletAuthenticator(store, hasher, id.tokens, id.gate, id.metrics);
+  const authenticator = new WalletAuthenticator(store, hasher, id.tokens, id.gate, id.metrics, id.clock);
   for (let i = 0; i < 3; i++) {
     t.true(E.isRight(await authenticator.authenticate(req(`Bearer ${key}`, alice.address))));
     t.true(E.isRight(await authenticator.authenticate(req(`Bearer ${other}`, alice.address))));
@@ -167,7 +168,7 @@ test('a valid key refused by a later check is reported, so its error count inclu
   await id.fund(alice, '50000');
   const { key, record } = await withKey(id);
   const refused: Array<[string, string]> = [];
-  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, (keyId, failure) => refused.push([keyId, failure._tag]));
+  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, id.clock, { onKeyRefused: (keyId, failure) => refused.push([keyId, failure._tag]) });
   await authenticator.authenticate(req(`Bearer ${key}`, bob.address));
   await authenticator.authenticate(req(`Bearer ${key}`, undefined));
   await authenticator.authenticate(req(`Bearer ${key}`, alice.address));
@@ -176,4 +177,31 @@ test('a valid key refused by a later check is reported, so its error count inclu
     [record.keyId, 'WalletMismatch'],
     [record.keyId, 'MissingWalletHeader'],
   ]);
+});
+
+test('a key holds only its scopes, stops when disabled or expired, and every refusal of it counts as its use', async (t) => {
+  const id = memoryIdentity();
+  await id.fund(alice, '50000');
+  const made = await id.createKey.execute({ wallet: alice.address, name: 'arm', scopes: ['proofs:write'], robotIds: ['arm-1'], expiresAtMs: id.clock.nowMs() + 60_000 });
+  if (E.isLeft(made)) throw new Error('could not create a key');
+  const { key, record } = made.right;
+  const refused: Array<[string, string, string | undefined]> = [];
+  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, id.clock, { onKeyRefused: (keyId, f, endpoint) => refused.push([keyId, f._tag, endpoint]) });
+  const ask = (scope?: 'proofs:write' | 'proofs:read') => authenticator.authenticate({ ...req(`Bearer ${key}`, alice.address), ...(scope ? { scope } : {}), endpoint: 'GET /v1/proofs' });
+
+  t.deepEqual(await ask('proofs:write'), E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId, grant: { scopes: ['proofs:write'], robotIds: ['arm-1'] } }));
+  t.true(E.isRight(await ask()), 'a route any key may call');
+  t.deepEqual(await ask('proofs:read'), E.left({ _tag: 'InsufficientScope', scope: 'proofs:read' }));
+  await id.keys.update(alice.address, record.keyId, { enabled: false }, id.clock.nowMs());
+  t.deepEqual(await ask('proofs:write'), E.left({ _tag: 'DisabledApiKey', disabledAtMs: id.clock.nowMs() }));
+  await id.keys.update(alice.address, record.keyId, { enabled: true }, id.clock.nowMs());
+  t.true(E.isRight(await ask('proofs:write')));
+  id.clock.advance(60_000);
+  t.deepEqual(await ask('proofs:write'), E.left({ _tag: 'ExpiredApiKey', expiredAtMs: record.expiresAtMs! }));
+  t.deepEqual(refused, [
+    [record.keyId, 'InsufficientScope', 'GET /v1/proofs'],
+    [record.keyId, 'DisabledApiKey', 'GET /v1/proofs'],
+    [record.keyId, 'ExpiredApiKey', 'GET /v1/proofs'],
+  ]);
+  t.deepEqual(id.metrics.failures.slice(-3), ['insufficient_scope', 'disabled_api_key', 'expired_api_key']);
 });

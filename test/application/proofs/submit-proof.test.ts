@@ -46,3 +46,20 @@ test('with or without a refusal counter, a refusal is answered the same', async 
   t.like(without, { _tag: 'Left', left: { _tag: 'SignatureInvalid' } });
   t.deepEqual(await setup().submit.execute({ wallet: WALLET_A, envelope: forged }), without);
 });
+
+test('a bound caller submits only for its robots: another robot is refused before verification, and no refusal is counted', async (t) => {
+  const { refusals, store, clock } = setup();
+  let checks = 0;
+  const counting = { check: (envelope: unknown, json?: string) => (checks++, protocol.checker.check(envelope, json)) };
+  const submit = new SubmitProof(counting, store, clock, { record: (wallet, atMs) => void refusals.push([wallet, atMs]) });
+  const other = await submit.execute({ wallet: WALLET_A, envelope: anEnvelope({ robotId: 'arm-2' }), robotIds: ['arm-1'] });
+  t.deepEqual(other, E.left({ _tag: 'RobotNotAllowed', robotId: 'arm-2' }));
+  t.is(checks, 0, 'the claim is enough to refuse it');
+  const none = await submit.execute({ wallet: WALLET_A, envelope: anEnvelope({ taskId: 'no robot' }), robotIds: ['arm-1'] });
+  t.deepEqual(none, E.left({ _tag: 'RobotNotAllowed', robotId: null }));
+  const broken = await submit.execute({ wallet: WALLET_A, envelope: { payload: {} }, robotIds: ['arm-1'] });
+  t.not(E.isLeft(broken) && broken.left._tag, 'RobotNotAllowed', 'an envelope that names no robot and does not verify is a verification failure');
+  t.like(await submit.execute({ wallet: WALLET_A, envelope: anEnvelope({ robotId: 'arm-1' }), robotIds: ['arm-1'] }), { _tag: 'Right', right: { stored: true } });
+  t.is((await store.search(WALLET_A, { order: 'asc', limit: 10 })).items.length, 1);
+  t.deepEqual(refusals.length, 1, 'only the envelope that did not verify counts as refused');
+});

@@ -29,6 +29,7 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       summary: 'Statistics of the caller\'s own wallet (ACTOClient.get_wallet_stats)',
       description: 'As GET /v1/stats/wallet/{addr}: proofs accepted, verification calls passed and failed (counted as they are answered, on /v1 and /acto alike), first and last activity, the 10 robots and tasks with the most proofs, the average score of every proof, and activity_timeline: proofs and verifications per UTC day over the last 30 days. Another wallet\'s address gives 403.',
       auth: 'api_key',
+      scope: 'stats:read',
       params: WalletParams,
       responses: { 200: { description: 'The statistics.', body: c.StatsResponse }, ...errors(...AUTHED) },
       handle: async ({ params, principal }) => {
@@ -63,6 +64,7 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       summary: 'Whether an owner holds at least `minimum` of a mint (ACTOClient.check_access)',
       description: 'Answered through the registry\'s own balance source and cache, as the token gate is; rpc_url is ignored.',
       auth: 'api_key',
+      scope: 'any',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => ({ status: 200, body: orProblem(await d.checkAccess.execute({ wallet: principal!.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) }),

@@ -42,6 +42,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'Fleet overview (client.fleet.get_overview)',
       description: `Devices by id (at most ${ACTO_MAX_DEVICES}), every group, and totals. active_devices counts the online; warning_devices the warning, degraded and error; offline_devices the offline.`,
       auth: 'api_key',
+      scope: 'fleet:read',
       responses: { 200: { description: 'The overview.', body: c.OverviewResponse }, ...errors(...AUTHED) },
       handle: async ({ principal }) => {
         const wallet = principal!.wallet;
@@ -81,6 +82,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'A device (client.fleet.get_device)',
       description: 'recent_logs are the device\'s latest proofs (as the proof list shows them), task_history their task ids.',
       auth: 'api_key',
+      scope: 'fleet:read',
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'The device.', body: c.DeviceDetailResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
@@ -100,6 +102,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       tag: 'acto fleet',
       summary: 'Rename a device (client.fleet.rename_device)',
       auth: 'api_key',
+      scope: 'fleet:write',
       params: v1.DeviceIdParams,
       body: v1.RenameBody,
       responses: { 200: { description: 'Renamed.', body: c.RenameResponse }, ...errors(...BODY, 404, ...AUTHED) },
@@ -116,6 +119,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'Report a device\'s health (client.fleet.report_health)',
       description: 'A robot reports its own health with its API key. Creates the device if the wallet has not seen it.',
       auth: 'api_key',
+      scope: 'health:write',
       params: v1.DeviceIdParams,
       body: c.HealthBody,
       responses: { 200: { description: 'Stored.', body: c.HealthReportResponse }, ...errors(...BODY, ...AUTHED) },
@@ -125,6 +129,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
           await d.reportHealth.execute({
             wallet: principal!.wallet,
             deviceId: params.device_id,
+            robotIds: principal!.grant.robotIds,
             readings: { ...sdkReadings(body), uptimeS: body.uptime_seconds ?? null, temperatureC: body.temperature ?? null },
           }),
           fleetProblem,
@@ -141,6 +146,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'A device\'s latest health (client.fleet.get_health)',
       description: 'Every metric null (custom_metrics empty) when the device has not reported.',
       auth: 'api_key',
+      scope: 'fleet:read',
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'The latest report.', body: c.DeviceHealthResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
@@ -156,6 +162,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'Hide a device (client.fleet.delete_device)',
       description: 'As ACTO: the device leaves the fleet list and its group; its proofs and health history stay, and it comes back, ungrouped, with its next proof or health report.',
       auth: 'api_key',
+      scope: 'fleet:write',
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'Hidden.', body: c.DeleteDeviceResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
@@ -171,6 +178,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'Order devices (client.fleet.reorder_devices)',
       description: 'The overview lists devices by sort_order (smallest first), then by id. All or nothing: unknown ids give 404 naming them.',
       auth: 'api_key',
+      scope: 'fleet:write',
       body: c.ReorderBody,
       responses: { 200: { description: 'Ordered; updated counts the devices.', body: c.ReorderResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ body, principal }) => {
@@ -186,6 +194,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       tag: 'acto fleet',
       summary: 'Every group with its devices (client.fleet.list_groups)',
       auth: 'api_key',
+      scope: 'fleet:read',
       responses: { 200: { description: 'The groups, by name.', body: c.GroupListResponse }, ...errors(...AUTHED) },
       handle: async ({ principal }) => {
         const groups = await allGroups(principal!.wallet);
@@ -199,6 +208,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       tag: 'acto fleet',
       summary: 'Create a group (client.fleet.create_group)',
       auth: 'api_key',
+      scope: 'fleet:write',
       body: v1.CreateGroupBody,
       responses: { 200: { description: 'The new, empty group.', body: c.CreateGroupResponse }, ...errors(...BODY, 409, ...AUTHED) },
       handle: async ({ body, principal }) => {
@@ -214,6 +224,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'Put devices in a group (client.fleet.assign_devices)',
       description: 'All or nothing, as POST /v1/fleet/groups/{group_id}/assign; assigned lists the ids now in the group.',
       auth: 'api_key',
+      scope: 'fleet:write',
       params: v1.GroupIdParams,
       body: v1.DeviceIdsBody,
       responses: { 200: { description: 'Assigned.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
@@ -230,6 +241,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       summary: 'Take devices out of a group (client.fleet.unassign_devices)',
       description: 'assigned lists the ids left in the group; unassigned the ids named.',
       auth: 'api_key',
+      scope: 'fleet:write',
       params: v1.GroupIdParams,
       body: v1.DeviceIdsBody,
       responses: { 200: { description: 'Unassigned.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
@@ -245,6 +257,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       tag: 'acto fleet',
       summary: 'Delete a group (client.fleet.delete_group)',
       auth: 'api_key',
+      scope: 'fleet:write',
       params: v1.GroupIdParams,
       responses: { 200: { description: 'Deleted; its devices are ungrouped.', body: c.DeleteGroupResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {

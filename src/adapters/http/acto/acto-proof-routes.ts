@@ -32,11 +32,12 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       summary: 'Submit a proof (ACTOClient.submit_proof)',
       description: 'As POST /v1/proofs: verified (JCS form, then the ACTO form, on the text as sent), stored once per wallet; proof_id is the payload_hash.',
       auth: 'api_key',
+      scope: 'proofs:write',
       body: v1.SubmitBody,
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, rawBody, parsed: ctx.request.body, maxDepth });
+        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, robotIds: principal!.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored } };
       },
     }),
@@ -48,6 +49,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       tag: 'acto proofs',
       summary: 'List proofs, newest first (ACTOClient.list_proofs)',
       auth: 'api_key',
+      scope: 'proofs:read',
       query: c.ListQuery,
       responses: { 200: { description: 'The newest proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ query, principal }) => {
@@ -62,6 +64,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       tag: 'acto proofs',
       summary: 'Get a proof with its envelope (ACTOClient.get_proof)',
       auth: 'api_key',
+      scope: 'proofs:read',
       params: v1.ProofIdParams,
       responses: { 200: { description: 'The stored proof.', body: c.ProofResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
@@ -78,6 +81,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       summary: 'Search proofs by offset (ACTOClient.search_proofs)',
       description: `Filters combine with AND (search_text: a case-insensitive substring of task, robot and run ids and meta values), sorted by sort_field in sort_order, the proof id breaking ties. Pages by offset (0–${MAX_OFFSET}); total counts the matches up to ${TOTAL_CAP} (total_exact false beyond); next_cursor continues with POST /v1/proofs/search for deeper pages.`,
       auth: 'api_key',
+      scope: 'proofs:read',
       body: c.SearchBody,
       responses: { 200: { description: 'A page of matching proofs.', body: c.SearchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
@@ -100,6 +104,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       summary: 'Verify an envelope without storing it (ACTOClient.verify)',
       description: 'reason is "ok" when valid, else why not; the members of POST /v1/verify come too.',
       auth: 'api_key',
+      scope: 'verify',
       body: v1.VerifyBody,
       rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
@@ -115,6 +120,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       tag: 'acto verification',
       summary: 'Verify many envelopes (ACTOClient.verify_batch)',
       auth: 'api_key',
+      scope: 'verify',
       body: v1.batchBody(d.maxBatch),
       bodyLimitBytes: d.batchBodyLimitBytes,
       rawBody: true,
@@ -133,6 +139,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       summary: 'Score an envelope (ACTOClient.score)',
       description: 'As POST /v1/score; breakdown holds the components.',
       auth: 'api_key',
+      scope: 'verify',
       body: v1.SubmitBody,
       rawBody: true,
       responses: { 200: { description: 'The score with its breakdown.', body: c.ScoreResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },

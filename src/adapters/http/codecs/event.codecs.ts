@@ -41,7 +41,28 @@ export const DeviceStatusChangedData = t.type(
   { device_id: t.string, from: NullableStatus, to: literals(DEVICE_STATUSES, 'DeviceStatus'), why: literals(['proof', 'health_report', 'silence'], 'StatusCause'), last_seen_at: Time },
   'DeviceStatusChangedData',
 );
-export const KeyCreatedData = t.type({ key_id: t.string, name: t.string, prefix: t.string, created_at: Time }, 'KeyCreatedData');
+export const KeyCreatedData = t.type(
+  {
+    key_id: t.string,
+    name: t.string,
+    prefix: t.string,
+    created_at: Time,
+    scopes: described(t.array(t.string), { type: 'array', items: { type: 'string' }, description: 'Every scope the key holds.' }),
+    robot_ids: described(t.union([t.array(t.string), t.null]), { type: ['array', 'null'], items: { type: 'string' }, description: 'The robots the key acts for, or null: any.' }),
+    expires_at: described(t.union([t.string, t.null]), { type: ['string', 'null'], format: 'date-time' }),
+  },
+  'KeyCreatedData',
+);
+export const KeyUpdatedData = t.type(
+  {
+    key_id: t.string,
+    name: t.string,
+    prefix: t.string,
+    enabled: t.boolean,
+    changed: described(t.array(t.union([t.literal('name'), t.literal('enabled')])), { type: 'array', items: { type: 'string', enum: ['name', 'enabled'] }, description: 'What changed.' }),
+  },
+  'KeyUpdatedData',
+);
 export const KeyDeletedData = t.type({ key_id: t.string, name: t.string, prefix: t.string }, 'KeyDeletedData');
 export const WebhookTestData = t.type({ endpoint_id: t.string, message: t.string }, 'WebhookTestData');
 
@@ -56,6 +77,7 @@ export const EventBody = t.union(
     event('proof.logged', ProofLoggedData),
     event('device.status_changed', DeviceStatusChangedData),
     event('key.created', KeyCreatedData),
+    event('key.updated', KeyUpdatedData),
     event('key.deleted', KeyDeletedData),
     event('webhook.test', WebhookTestData),
   ],

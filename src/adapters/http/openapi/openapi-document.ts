@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { ROBOT_SCOPES, SCOPES } from '../../../domain/identity/key-grant.js';
 import { ErrorBody } from '../codecs/common.codecs.js';
 import type { AnyRoute } from '../route.js';
 import { schemaOf, type JsonSchema } from './codec-schema.js';
@@ -49,7 +50,11 @@ export function openApiDocument(
     ...(webhooks.length > 0 ? { webhooks: Object.fromEntries(webhooks.map((w) => [w.name, { post: webhookOperation(w) }])) } : {}),
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key created at POST /v1/keys.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An API key created at POST /v1/keys. A key holds scopes (${SCOPES.join(', ')}); each operation lists the one it needs in its security requirement and in x-required-scope (null: any key).`,
+        },
         walletJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A dashboard token from wallet sign-in (POST /v1/auth/wallet/verify).' },
       },
     },
@@ -69,16 +74,19 @@ function operation(r: AnyRoute): Record<string, unknown> {
     }
   }
   if (r.auth !== 'none') parameters.push(WALLET_HEADER);
+  const scoped = r.auth === 'api_key' && r.scope !== undefined && r.scope !== 'any';
   return {
     operationId: r.operationId,
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     tags: [r.tag],
-    security: r.auth === 'none' ? [] : r.auth === 'jwt' ? [{ walletJwt: [] }] : [{ apiKey: [] }, { walletJwt: [] }],
+    // OpenAPI 3.1 lets a bearer scheme's requirement list roles: the key's scope goes there.
+    security: r.auth === 'none' ? [] : r.auth === 'jwt' ? [{ walletJwt: [] }] : [{ apiKey: scoped ? [r.scope] : [] }, { walletJwt: [] }],
+    ...(r.auth === 'api_key' ? { 'x-required-scope': scoped ? r.scope : null } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } } : {}),
     responses: Object.fromEntries(
-      Object.entries(withBadRequest(r)).map(([status, spec]) => [
+      Object.entries(withScopeRefusal(r, withBadRequest(r))).map(([status, spec]) => [
         status,
         {
           description: spec.description,
@@ -100,6 +108,15 @@ function withBadRequest(r: AnyRoute): AnyRoute['responses'] {
     ? 'A path segment with a broken percent-escape, or a query parameter given twice.'
     : 'A query parameter given twice, or one with a broken percent-escape.';
   return { ...r.responses, 400: { description, body: ErrorBody } };
+}
+
+/** A route that needs a scope answers 403 `insufficient_scope` to a key without it: said in its 403. */
+function withScopeRefusal(r: AnyRoute, responses: AnyRoute['responses']): AnyRoute['responses'] {
+  if (r.auth !== 'api_key' || r.scope === undefined || r.scope === 'any') return responses;
+  const bound = ROBOT_SCOPES.includes(r.scope) ? ' A key bound to robots, for a robot not its own (code robot_not_allowed, robot_id named).' : '';
+  const refusal = `An API key without the scope \`${r.scope}\` (code insufficient_scope).${bound}`;
+  const forbidden = responses[403];
+  return { ...responses, 403: { description: forbidden ? `${forbidden.description} ${refusal}` : refusal, body: forbidden?.body ?? ErrorBody } };
 }
 
 function propertySchema(codec: t.Mixed | undefined, name: string): JsonSchema {

@@ -29,6 +29,7 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
       description:
         'For clients that poll (order=asc, the default): pass the previous page\'s next_cursor as `after` to go on; with no new event, next_cursor still tells where to poll from next. For recent history (order=desc): newest first, the next page with `before` = next_cursor. Events are kept EVENT_RETENTION_DAYS (30 by default). Takes an API key or a dashboard token; a wallet sees only its own events.',
       auth: 'api_key',
+      scope: 'events:read',
       heavyRead: true,
       query: c.EventListQuery,
       responses: { 200: { description: 'A page of events.', body: c.EventListResponse }, ...errors(400, 422, ...AUTHED) },
@@ -48,6 +49,7 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
       description:
         'A text/event-stream: each event as `id: <event id>` and `data: <the event as JSON>` (the webhook body). Reconnect with the Last-Event-ID header (EventSource does) or `after` to resume: every event after it is sent first, then new ones, with nothing missed. A comment line every 15 s keeps the connection alive; the stream ends when the service stops. Takes an API key or a dashboard token.',
       auth: 'api_key',
+      scope: 'events:read',
       query: c.EventStreamQuery,
       responses: { 200: { description: 'The stream.', mediaType: 'text/event-stream' }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ principal, query, ctx }) => {

@@ -1,5 +1,6 @@
 import type { FleetError } from '../../../application/fleet/fleet-errors.js';
 import { describeInvalidText } from '../../../domain/fleet/names.js';
+import { robotProblem } from '../auth-problems.js';
 import { HttpError } from '../http-error.js';
 import { errorResponses } from './error-responses.js';
 
@@ -28,6 +29,8 @@ export function fleetProblem(e: FleetError): HttpError {
       return new HttpError(422, `days must be an integer from 1 to 365 (got ${e.days})`, { code: 'validation_error', path: 'days' });
     case 'NothingToChange':
       return new HttpError(422, 'the body must hold at least one member to change', { code: 'validation_error' });
+    case 'RobotNotAllowed':
+      return robotProblem(e);
     case 'NotYourWallet':
       return new HttpError(403, 'statistics are only available for your own wallet', { code: 'forbidden_wallet' });
   }

@@ -28,6 +28,7 @@ export function healthRoutes(d: HealthRouteDeps): AnyRoute[] {
       description:
         'Takes an API key as well as a dashboard token: a robot holds a key, not a wallet, and reports its own health. Creates the device if the wallet has not seen it, and shows it again if it was hidden. Every reading is optional and kept as sent; `temperature` and `uptime_seconds` are other names of `temperature_c` and `uptime_s` (both names of one reading must agree). Without `status` the registry derives one from the readings (docs/fleet-and-scoring.md) and says so with `status_derived`. The report is stamped with the registry\'s clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.',
       auth: 'api_key',
+      scope: 'health:write',
       params: c.DeviceIdParams,
       body: c.HealthBody,
       responses: { 201: { description: 'Stored; the device as it now is.', body: c.HealthRecordedResponse }, ...errors(...BODY, ...AUTHED) },
@@ -36,6 +37,7 @@ export function healthRoutes(d: HealthRouteDeps): AnyRoute[] {
           await d.reportHealth.execute({
             wallet: principal!.wallet,
             deviceId: params.device_id,
+            robotIds: principal!.grant.robotIds,
             readings: {
               ...sdkReadings(body),
               status: body.status ?? null,

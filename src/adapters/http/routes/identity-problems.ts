@@ -4,6 +4,7 @@ import type { TooManyKeys } from '../../../application/identity/create-api-key.j
 import type { KeyNotFound } from '../../../application/identity/delete-api-key.js';
 import type { NotASession } from '../../../application/identity/sign-out.js';
 import { describeInvalidText, type InvalidText } from '../../../domain/fleet/names.js';
+import type { InvalidKeyGrant } from '../../../domain/identity/key-grant.js';
 import { authProblem } from '../auth-problems.js';
 import { HttpError } from '../http-error.js';
 
@@ -11,7 +12,7 @@ import { HttpError } from '../http-error.js';
 export type InvalidKeyCursor = { readonly _tag: 'InvalidKeyCursor' };
 
 /** Every business failure of the identity use cases (sign-in, keys, access checks). */
-export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | NotASession | InvalidKeyCursor;
+export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | NotASession | InvalidKeyCursor | InvalidKeyGrant;
 
 /** Each failure to its status: 401 for every challenge or signature problem; balance failures as authentication makes them. */
 export function identityProblem(f: IdentityFailure): HttpError {
@@ -51,6 +52,8 @@ export function identityProblem(f: IdentityFailure): HttpError {
       );
     case 'NotASession':
       return new HttpError(401, 'signing out takes the dashboard token (JWT) to revoke', { code: 'wrong_credential_kind' });
+    case 'InvalidKeyGrant':
+      return new HttpError(422, f.detail, { code: 'validation_error', path: f.field });
     case 'InvalidKeyCursor':
       return new HttpError(422, 'cursor is not one this service issued', { code: 'invalid_cursor' });
   }

@@ -1,10 +1,4 @@
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';
-import * as E from 'fp-ts/lib/Either.js';
-import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
-import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
-import type { GetKeyUsage } from '../../../application/identity/get-key-usage.js';
-import type { KeyPosition, ListApiKeys } from '../../../application/identity/list-api-keys.js';
-import { errorRate } from '../../../domain/identity/api-key.js';
 import type { CheckAccess } from '../../../application/identity/check-access.js';
 import type { CompleteSignIn } from '../../../application/identity/complete-sign-in.js';
 import type { SignOut } from '../../../application/identity/sign-out.js';
@@ -18,10 +12,6 @@ import { identityProblem } from './identity-problems.js';
 export interface IdentityRouteDeps {
   readonly startSignIn: StartSignIn;
   readonly completeSignIn: CompleteSignIn;
-  readonly createKey: CreateApiKey;
-  readonly listKeys: ListApiKeys;
-  readonly deleteKey: DeleteApiKey;
-  readonly keyUsage: GetKeyUsage;
   readonly checkAccess: CheckAccess;
   readonly signOut: SignOut;
 }
@@ -30,8 +20,6 @@ const errors = errorResponses({
   400: 'Malformed JSON (a body that is not valid UTF-8, or a compressed one that does not inflate, included).',
   401: 'Missing, invalid or expired credential, or no X-Wallet-Address; for sign-in: an unknown, altered, expired or used challenge, or a bad signature.',
   403: 'Wallet mismatch, or token balance below the minimum (detail states both amounts).',
-  404: 'No such key for this wallet.',
-  409: 'The wallet already has as many API keys as it may (100): delete one first.',
   503: 'The token balance cannot be checked right now; see Retry-After.',
 });
 const iso = toRfc3339;
@@ -90,93 +78,6 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
     }),
     route({
       method: 'post',
-      path: '/v1/keys',
-      operationId: 'createApiKey',
-      tag: 'identity',
-      summary: 'Create an API key',
-      description: 'The key is in this response only; the service keeps its SHA-256. Keys look like pr_live_… and carry a checksum.',
-      auth: 'jwt',
-      body: c.CreateKeyBody,
-      responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 409, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => {
-        const { record, key } = orProblem(await d.createKey.execute({ wallet: principal!.wallet, name: body.name }), identityProblem);
-        return {
-          status: 201,
-          body: { key_id: record.keyId, key, name: record.name, prefix: record.prefix, created_at: iso(record.createdAtMs) },
-          headers: { 'Cache-Control': 'no-store' },
-        };
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/v1/keys',
-      operationId: 'listApiKeys',
-      tag: 'identity',
-      summary: "List the wallet's API keys with their usage",
-      description: 'request_count counts every request made with the key; error_count those answered with a status ≥ 400; error_rate is their ratio.',
-      auth: 'jwt',
-      query: c.KeyListQuery,
-      responses: { 200: { description: 'A page of keys, oldest first.', body: c.KeyListResponse }, ...errors(400, 422, ...AUTHED) },
-      handle: async ({ principal, query }) => {
-        const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor);
-        if (after === null) throw identityProblem({ _tag: 'InvalidKeyCursor' });
-        const result = await d.listKeys.execute({ wallet: principal!.wallet, limit: query.limit ?? DEFAULT_KEY_PAGE, ...(after ? { after } : {}) });
-        const { items, next } = E.isRight(result) ? result.right : { items: [], next: null };
-        return {
-          status: 200,
-          body: {
-            items: items.map((k) => ({
-              key_id: k.keyId,
-              name: k.name,
-              prefix: k.prefix,
-              created_at: iso(k.createdAtMs),
-              last_used_at: k.lastUsedAtMs === null ? null : iso(k.lastUsedAtMs),
-              request_count: k.requestCount,
-              error_count: k.errorCount,
-              error_rate: errorRate(k),
-            })),
-            next_cursor: next === null ? null : encodeKeyCursor(next),
-          },
-        };
-      },
-    }),
-    route({
-      method: 'delete',
-      path: '/v1/keys/{key_id}',
-      operationId: 'deleteApiKey',
-      tag: 'identity',
-      summary: 'Delete an API key',
-      description: 'The key is refused (401) from the next request on.',
-      auth: 'jwt',
-      params: c.KeyIdParams,
-      responses: { 204: { description: 'Deleted.' }, ...errors(404, ...AUTHED) },
-      handle: async ({ params, principal }) => {
-        orProblem(await d.deleteKey.execute({ wallet: principal!.wallet, keyId: params.key_id }), identityProblem);
-        return { status: 204 };
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/v1/keys/{key_id}/usage',
-      operationId: 'getApiKeyUsage',
-      tag: 'identity',
-      summary: "One API key's requests and errors per UTC day",
-      description: 'One row per UTC day of the last `days` days (today included), oldest first, zeros included. Errors are requests answered with a status ≥ 400.',
-      auth: 'jwt',
-      params: c.KeyIdParams,
-      query: c.KeyUsageQuery,
-      responses: { 200: { description: 'The usage.', body: c.KeyUsageResponse }, ...errors(400, 404, 422, ...AUTHED) },
-      handle: async ({ params, query, principal }) => {
-        const days = query.days ?? 30;
-        const usage = orProblem(await d.keyUsage.execute({ wallet: principal!.wallet, keyId: params.key_id, days }), identityProblem);
-        return {
-          status: 200,
-          body: { key_id: params.key_id, days, items: usage.map((r) => ({ day: iso(r.dayMs).slice(0, 10), request_count: r.requests, error_count: r.errors })) },
-        };
-      },
-    }),
-    route({
-      method: 'post',
       path: '/v1/access/check',
       operationId: 'checkAccess',
       tag: 'identity',
@@ -184,6 +85,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       description:
         'Any owner, mint and minimum; answered through the same balance source as the token gate, with a cache of its own. A wallet may look up ACCESS_CHECK_OWNERS_PER_MIN (100) different owners per minute, across all instances that share REDIS_URL; asking again about one of them is not counted.',
       auth: 'api_key',
+      scope: 'any',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
@@ -192,23 +94,4 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       },
     }),
   ];
-}
-
-const DEFAULT_KEY_PAGE = 50;
-
-/** Key cursors are opaque to clients: base64url of the JSON [createdAtMs, keyId]. */
-function encodeKeyCursor(p: KeyPosition): string {
-  return Buffer.from(JSON.stringify([p.createdAtMs, p.keyId]), 'utf8').toString('base64url');
-}
-
-function decodeKeyCursor(text: string): KeyPosition | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || value.length !== 2) return null;
-    const [createdAtMs, keyId] = value as [unknown, unknown];
-    return Number.isSafeInteger(createdAtMs) && typeof keyId === 'string' && keyId.length >= 1 && keyId.length <= 64 ? { createdAtMs: createdAtMs as number, keyId } : null;
-  } catch {
-    return null;
-  }
 }

@@ -27,11 +27,14 @@ interface Sent<B> {
 }
 
 /** Submits `body.envelope`; a refusal is counted and thrown as its problem. */
-export async function submitCounted(d: ProofCallDeps, sent: Sent<{ envelope: unknown }> & { readonly wallet: string; readonly parsed: unknown }): Promise<SubmitProofResult> {
+export async function submitCounted(
+  d: ProofCallDeps,
+  sent: Sent<{ envelope: unknown }> & { readonly wallet: string; readonly parsed: unknown; readonly robotIds: readonly string[] | null },
+): Promise<SubmitProofResult> {
   // The envelope's own text: the event loop need not serialize it again for the verify
   // worker, the ACTO form is judged on the numbers as sent, and it is stored as it was sent.
   const envelopeJson = submittedEnvelopeText(sent.rawBody, sent.parsed, sent.maxDepth);
-  const result = await d.submit.execute({ wallet: sent.wallet, envelope: sent.body.envelope, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
+  const result = await d.submit.execute({ wallet: sent.wallet, envelope: sent.body.envelope, robotIds: sent.robotIds, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
   if (E.isLeft(result)) {
     d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
     throw proofProblem(result.left);

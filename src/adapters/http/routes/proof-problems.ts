@@ -2,10 +2,12 @@ import type { ProofNotFound } from '../../../application/proofs/get-proof.js';
 import type { SearchFailure } from '../../../application/proofs/search-proofs.js';
 import { describeUnstorable, type UnstorableProof } from '../../../domain/proof/proof-record.js';
 import { checkOf, describeFailure, type ProofFailure } from '../../../domain/protocol/failures.js';
+import type { RobotNotAllowed } from '../../../domain/identity/key-grant.js';
+import { robotProblem } from '../auth-problems.js';
 import { HttpError } from '../http-error.js';
 
 /** Every business failure of the proof use cases. */
-export type ProofsFailure = ProofFailure | UnstorableProof | ProofNotFound | SearchFailure;
+export type ProofsFailure = ProofFailure | UnstorableProof | ProofNotFound | SearchFailure | RobotNotAllowed;
 
 /**
  * Each failure to its status, in one switch: a proof that fails verification is 422 naming
@@ -25,6 +27,8 @@ export function proofProblem(e: ProofsFailure): HttpError {
       });
     case 'InvalidRange':
       return new HttpError(422, e.detail, { code: 'validation_error' });
+    case 'RobotNotAllowed':
+      return robotProblem(e);
     case 'UnstorableProof':
       return new HttpError(422, `proof not stored: ${describeUnstorable(e)}`, { code: e._tag, path: e.path, ...(e.problem === 'too_long' && { max: e.max }) });
     default:

@@ -48,11 +48,12 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       summary: 'Submit a proof',
       description: 'Verifies the envelope (in the verification order of docs/protocol.md) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched. The envelope is checked and stored as the exact text sent (the spelling of its numbers, its escapes), so an envelope hashed in the ACTO form verifies as sent.',
       auth: 'api_key',
+      scope: 'proofs:write',
       body: c.SubmitBody,
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, rawBody, parsed: ctx.request.body, maxDepth });
+        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, robotIds: principal!.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs), ...logIndexOf(record) } };
       },
     }),
@@ -65,6 +66,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       summary: 'List proofs, newest first',
       description: 'Takes every filter of POST /v1/proofs/search as a query parameter (created_after and created_before as RFC 3339 date-times), order included; without order, newest created_at first.',
       auth: 'api_key',
+      scope: 'proofs:read',
       query: c.ListQuery,
       responses: { 200: { description: 'A page of proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ query, principal }) => page(await search(d.search, principal!.wallet, query)),
@@ -76,6 +78,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       tag: 'proofs',
       summary: 'Get a proof with its envelope',
       auth: 'api_key',
+      scope: 'proofs:read',
       params: c.ProofIdParams,
       responses: { 200: { description: 'The stored proof.', body: c.ProofRecordResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
@@ -92,6 +95,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       summary: 'Search proofs',
       description: 'Filters combine with AND. created_after is inclusive, created_before exclusive; topic matches proofs with an event of that topic; text is a case-insensitive substring of task, robot and run ids and meta values. Default order desc (newest created_at first); sort_field orders by task_id, robot_id or payload_hash instead. Pages continue with next_cursor at any depth, or start offset matches in (up to 10,000, with total).',
       auth: 'api_key',
+      scope: 'proofs:read',
       body: c.SearchBody,
       responses: { 200: { description: 'A page of matching proofs.', body: c.ProofListResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => page(await search(d.search, principal!.wallet, body)),
@@ -103,6 +107,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       tag: 'verification',
       summary: 'Verify an envelope without storing it',
       auth: 'api_key',
+      scope: 'verify',
       body: c.VerifyBody,
       rawBody: true,
       responses: { 200: { description: 'The verdict; valid or not.', body: c.VerifyResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
@@ -116,6 +121,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       summary: 'Verify up to 1,000 envelopes',
       description: 'Results are in input order; an invalid envelope gets its own result and never fails the batch. Large batches are spread over all cores.',
       auth: 'api_key',
+      scope: 'verify',
       body: c.batchBody(d.maxBatch),
       bodyLimitBytes: d.batchBodyLimitBytes,
       rawBody: true,
@@ -130,6 +136,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       summary: 'Score a stored proof or an envelope',
       description: 'Deterministic for the same proof and clock. The policy is described in docs/fleet-and-scoring.md.',
       auth: 'api_key',
+      scope: 'verify',
       body: c.ScoreBody,
       rawBody: true,
       responses: { 200: { description: 'The score with its components and reasons.', body: c.ScoreResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },

@@ -1,0 +1,19 @@
+import test from 'ava';
+import { openDatabase, type Database } from '../../../src/adapters/sql/index.js';
+import { TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
+import { keyGrantsSuite } from './key-grants-suite.js';
+
+// In a schema of its own. No skip when PostgreSQL is down: the registry cannot start, and
+// every test here fails.
+const schema = uniqueSchemaName('key_grants');
+let admin: Database | undefined;
+keyGrantsSuite('postgres', async () => {
+  admin = await openDatabase(TEST_POSTGRES_URL, { schema, poolSize: 1 });
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+});
+test.after.always(async () => {
+  await admin?.knex.raw('drop schema if exists ?? cascade', [schema]);
+  await admin?.close();
+});

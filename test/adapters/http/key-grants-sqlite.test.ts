@@ -1,0 +1,3 @@
+import { keyGrantsSuite } from './key-grants-suite.js';
+
+keyGrantsSuite('sqlite', async () => 'sqlite::memory:');
