@@ -20,14 +20,14 @@ const module = new ContainerModule(({ bind }) => {
       PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyEnvelope, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol,
       FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.GetDeviceHealth, FLEET.HideDevice, FLEET.OrderDevices, FLEET.ListGroups, FLEET.CreateGroup,
       FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, IDENTITY.CheckAccess,
-      CORE.Metrics, CORE.Config,
+      CORE.Metrics, CORE.Config, PROOFS.WalletStats,
     ],
-    (submit, get, search, verify, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, deviceHealth, hideDevice, orderDevices, listGroups, createGroup, assign, unassign, deleteGroup, stats, checkAccess, metrics, config) => {
+    (submit, get, search, verify, verifyBatch, score, protocol, overview, getDevice, rename, reportHealth, deviceHealth, hideDevice, orderDevices, listGroups, createGroup, assign, unassign, deleteGroup, stats, checkAccess, metrics, config, walletStats) => {
       let document: unknown;
       const routes: AnyRoute[] = [
         ...actoOperationRoutes(() => (document ??= openApiDocument(routes, ACTO_INFO(config.publicOrigin)))),
         ...actoProofRoutes({ submit, get, search, verify, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
-        ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, deviceHealth, hideDevice, orderDevices, listGroups, createGroup, assign, unassign, deleteGroup, metrics }),
+        ...actoFleetRoutes({ overview, getDevice, rename, reportHealth, deviceHealth, hideDevice, orderDevices, listGroups, createGroup, assign, unassign, deleteGroup, metrics, countTasks: (wallet) => walletStats.countTasks(wallet) }),
         ...actoAccountRoutes({ stats, checkAccess }),
       ];
       return routes;

@@ -116,6 +116,9 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const robots = [...new Set(valid.map((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.robot_id as string | null))].filter((r): r is string => r !== null).sort();
   t.deepEqual(overview.devices.map((d) => d.id), robots);
   t.is(overview.summary.total_devices, robots.length);
+  const tasks = new Set(valid.map((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.task_id as string));
+  t.is(overview.summary.total_tasks, tasks.size, 'distinct tasks of the stored proofs');
+  t.true(tasks.size > 0);
   t.is(shaped(c.OverviewResponse, await b.call('GET', '/v1/fleet'), 'overview of another wallet').devices.length, 0);
   const device = shaped(c.DeviceDetailResponse, await a.call('GET', '/v1/fleet/devices/arm-1'), 'device');
   t.is(device.proof_count, arm1.length);

@@ -48,6 +48,10 @@ export class MemoryWalletStats implements WalletStatsStore, StoredProofListener 
     this.day(f, atMs).verifications += successful + failed;
   }
 
+  async countTasks(wallet: string): Promise<number> {
+    return this.wallets.get(wallet)?.tasks.size ?? 0;
+  }
+
   async read(wallet: string, q: { top: number; fromDayMs: number; toDayMs: number }): Promise<WalletActivity> {
     const f = this.wallets.get(wallet);
     if (!f) return { totals: NO_TOTALS, topRobots: [], topTasks: [], days: [] };

@@ -53,6 +53,12 @@ export class KnexWalletStats implements WalletStatsStore {
     });
   }
 
+  async countTasks(wallet: string): Promise<number> {
+    // One row per task of the wallet, kept by the proof writers: counted on its index.
+    const [row] = (await this.reader('wallet_task_counts').where('wallet', wallet).count({ n: '*' })) as Array<{ n: number | string }>;
+    return int(row?.n ?? 0, 'count');
+  }
+
   async read(wallet: string, q: { top: number; fromDayMs: number; toDayMs: number }): Promise<WalletActivity> {
     const top = async (table: string, column: string): Promise<NamedCount[]> => {
       // Served by the (wallet, proof_count, name) index, read backwards.

@@ -41,6 +41,8 @@ export interface WalletStatsStore {
   recordVerifications(wallet: string, atMs: number, successful: number, failed: number): Promise<void>;
   /** Totals, the `top` robots and tasks, and the days from `fromDayMs` to `toDayMs` (both starts of UTC days, included). */
   read(wallet: string, query: { readonly top: number; readonly fromDayMs: number; readonly toDayMs: number }): Promise<WalletActivity>;
+  /** How many distinct task ids the wallet's proofs hold. */
+  countTasks(wallet: string): Promise<number>;
 }
 
 export const NO_TOTALS: WalletTotals = {

@@ -13,7 +13,10 @@ import * as c from './acto.codecs.js';
 import { deviceHealth, deviceInfo, group } from './acto-bodies.js';
 
 /** The same use cases as /v1's fleet routes (it neither edits a device's description nor a group). */
-export type ActoFleetRouteDeps = Omit<FleetRouteDeps, 'editDevice' | 'updateGroup' | 'getGroup'>;
+export type ActoFleetRouteDeps = Omit<FleetRouteDeps, 'editDevice' | 'updateGroup' | 'getGroup'> & {
+  /** Distinct task ids among the wallet's proofs: the overview's total_tasks. */
+  readonly countTasks: (wallet: string) => Promise<number>;
+};
 
 /** Devices the overview lists: ACTO lists a fleet whole, without pages. */
 export const ACTO_MAX_DEVICES = 1000;
@@ -55,7 +58,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
           devices.push(...page.devices);
           cursor = page.nextCursor ?? undefined;
         } while (cursor !== undefined && devices.length < ACTO_MAX_DEVICES);
-        const groups = await allGroups(wallet);
+        const [groups, totalTasks] = await Promise.all([allGroups(wallet), d.countTasks(wallet)]);
         const s = first.summary;
         return {
           status: 200,
@@ -68,6 +71,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
               warning_devices: s.byStatus.warning + s.byStatus.degraded + s.byStatus.error,
               offline_devices: s.byStatus.offline,
               total_proofs: devices.reduce((n, v) => n + v.device.proofCount, 0),
+              total_tasks: totalTasks,
               total_groups: s.groupCount,
             },
           },

@@ -149,6 +149,7 @@ export const OverviewResponse = t.type(
       warning_devices: t.number,
       offline_devices: t.number,
       total_proofs: t.number,
+      total_tasks: described(t.number, { type: 'number', description: "Distinct task ids among the wallet's proofs." }),
       total_groups: t.number,
     }),
   },
