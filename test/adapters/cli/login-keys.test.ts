@@ -57,9 +57,9 @@ test.serial('login signs in with a Solana keypair file and keeps the session rea
   const listed = await run(keys, ['list'], dir);
   t.is(listed.code, 0);
   const lines = listed.stdout.trim().split('\n');
-  t.regex(lines[0]!, /^KEY ID\s+NAME\s+PREFIX\s+CREATED\s+LAST USED\s+REQUESTS\s+ERRORS$/);
+  t.regex(lines[0]!, /^KEY ID\s+NAME\s+PREFIX\s+SCOPES\s+ROBOTS\s+EXPIRES\s+STATUS\s+CREATED\s+LAST USED\s+REQUESTS\s+ERRORS$/);
   t.true(lines[1]!.startsWith(keyId));
-  t.regex(lines[1]!, /line robots .* 1\s+0$/);
+  t.regex(lines[1]!, /line robots\s+pr_live_\S+\s+full\s+any\s+never\s+active\s.* 1\s+0$/);
   t.false(listed.stdout.includes(key), 'the key itself is never listed');
   const json = JSON.parse((await run(keys, ['list', '--json'], dir)).stdout) as Array<{ key_id: string; request_count: number }>;
   t.deepEqual(json.map((k) => [k.key_id, k.request_count]), [[keyId, 1]]);
