@@ -16,7 +16,7 @@ export interface Line {
 }
 
 /** The views of the feed, as the Activity page's filter names them. */
-export const KINDS = { proofs: ['proof.accepted', 'proof.logged'], refusals: ['proof.rejected'], devices: ['device.status_changed'], keys: ['key.created', 'key.deleted'] } as const;
+export const KINDS = { proofs: ['proof.accepted', 'proof.logged'], refusals: ['proof.rejected'], devices: ['device.status_changed'], keys: ['key.created', 'key.updated', 'key.deleted'] } as const;
 export type Kind = keyof typeof KINDS;
 
 const CHECKS: Record<string, string> = {
@@ -87,6 +87,10 @@ export function describeEvent(e: RegistryEvent): Line {
       return { tone: 'info', parts: [`API key “${text(d['name']) ?? '?'}” created (${text(d['prefix']) ?? ''}…)`] };
     case 'key.deleted':
       return { tone: 'info', parts: [`API key “${text(d['name']) ?? '?'}” deleted (${text(d['prefix']) ?? ''}…)`] };
+    case 'key.updated': {
+      const what = d['enabled'] === false ? 'disabled' : Array.isArray(d['changed']) && d['changed'].includes('enabled') ? 'enabled' : 'renamed';
+      return { tone: what === 'disabled' ? 'warn' : 'info', parts: [`API key “${text(d['name']) ?? '?'}” ${what} (${text(d['prefix']) ?? ''}…)`] };
+    }
     case 'webhook.test':
       return { tone: 'info', parts: [`Test event for webhook endpoint ${text(d['endpoint_id']) ?? ''}`] };
     default:

@@ -12,7 +12,7 @@ import type { EventType, RegistryEvent } from './types.js';
  * proof.logged is not followed: it comes a second after each proof.accepted, whose line
  * already names the leaf, and would double what the feed and the stream carry.
  */
-export const FOLLOWED: readonly EventType[] = ['proof.accepted', 'proof.rejected', 'device.status_changed', 'key.created', 'key.deleted'];
+export const FOLLOWED: readonly EventType[] = ['proof.accepted', 'proof.rejected', 'device.status_changed', 'key.created', 'key.updated', 'key.deleted'];
 
 /** Events the feed keeps: what a person scrolls through, not an archive. */
 export const KEEP = 200;

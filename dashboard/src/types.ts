@@ -18,15 +18,54 @@ export interface Series {
   points: Array<{ t: string; proofs: number; invalid: number; devices_active: number }>;
 }
 
-export interface ApiKey {
+/** What an API key may do, in the order the API lists them. */
+export const SCOPES = ['proofs:write', 'proofs:read', 'verify', 'fleet:read', 'fleet:write', 'health:write', 'stats:read', 'events:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** active: it works; disabled: its owner disabled it; expired: past expires_at. */
+export type KeyStatus = 'active' | 'disabled' | 'expired';
+
+/** A key as POST, PATCH and GET /v1/keys show it. */
+export interface KeyInfo {
   key_id: string;
   name: string;
   prefix: string;
   created_at: string;
+  /** Spelled out: a key made with every scope lists them all. */
+  scopes: Scope[];
+  /** null: the key acts for any robot. */
+  robot_ids: string[] | null;
+  expires_at: string | null;
+  enabled: boolean;
+  disabled_at: string | null;
+  status: KeyStatus;
+}
+
+/** POST /v1/keys: the key itself is in this answer only. */
+export interface CreatedKey extends KeyInfo {
+  key: string;
+}
+
+/** An item of GET /v1/keys. */
+export interface ApiKey extends KeyInfo {
   last_used_at: string | null;
   request_count: number;
   error_count: number;
   error_rate: number;
+}
+
+export interface KeyUsageDay {
+  day: string;
+  request_count: number;
+  error_count: number;
+}
+
+/** GET /v1/keys/{key_id}/usage; endpoints most requests first. */
+export interface KeyUsage {
+  key_id: string;
+  days: number;
+  items: KeyUsageDay[];
+  endpoints: Array<{ endpoint: string; request_count: number; error_count: number; items: KeyUsageDay[] }>;
 }
 
 export interface Health {
@@ -105,7 +144,7 @@ export interface Verification {
 }
 
 /** What the registry announces (GET /v1/events, the stream, webhooks), in the order the forms list them. */
-export const EVENT_TYPES = ['proof.accepted', 'proof.rejected', 'proof.logged', 'device.status_changed', 'key.created', 'key.deleted'] as const;
+export const EVENT_TYPES = ['proof.accepted', 'proof.rejected', 'proof.logged', 'device.status_changed', 'key.created', 'key.updated', 'key.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** One event: the webhook body, the stream's `data:` and an item of the feed are the same. */

@@ -17,6 +17,9 @@ const cases: Array<[string, RegistryEvent, string, string?]> = [
   ['back online', event('device.status_changed', { device_id: 'arm-07', from: 'offline', to: 'online', why: 'proof', last_seen_at: at }), 'arm-07 is back online (was offline, with a new proof)'],
   ['worse after a report', event('device.status_changed', { device_id: 'arm-07', from: 'online', to: 'degraded', why: 'health_report', last_seen_at: at }), 'arm-07 is now degraded (was online, after a health report)'],
   ['a key made', event('key.created', { key_id: 'k', name: 'line robots', prefix: 'pr_live_ab', created_at: at }), 'API key “line robots” created (pr_live_ab…)'],
+  ['a key disabled', event('key.updated', { key_id: 'k', name: 'line robots', prefix: 'pr_live_ab', enabled: false, changed: ['enabled'] }), 'API key “line robots” disabled (pr_live_ab…)'],
+  ['a key enabled', event('key.updated', { key_id: 'k', name: 'line robots', prefix: 'pr_live_ab', enabled: true, changed: ['enabled'] }), 'API key “line robots” enabled (pr_live_ab…)'],
+  ['a key renamed', event('key.updated', { key_id: 'k', name: 'arm keys', prefix: 'pr_live_ab', enabled: true, changed: ['name'] }), 'API key “arm keys” renamed (pr_live_ab…)'],
   ['a key deleted', event('key.deleted', { key_id: 'k', name: 'line robots', prefix: 'pr_live_ab' }), 'API key “line robots” deleted (pr_live_ab…)'],
 ];
 

@@ -45,7 +45,7 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     t.false((await page().content()).includes(secret));
 
     const stored = await d.registry().call('GET', '/v1/webhooks', { token: await d.token(), wallet: d.wallet.address });
-    t.like(stored.body.items[0], { url: d.receiver().url, description: 'ops receiver', enabled: true, event_types: ['proof.accepted', 'proof.rejected', 'key.created', 'key.deleted'] });
+    t.like(stored.body.items[0], { url: d.receiver().url, description: 'ops receiver', enabled: true, event_types: ['proof.accepted', 'proof.rejected', 'key.created', 'key.updated', 'key.deleted'] });
     // The new endpoint is chosen, its status shown; away and back, the secret is nowhere.
     await page().getByRole('heading', { level: 2, name: /^Endpoint / }).waitFor();
     await page().getByRole('link', { name: 'Fleet' }).click();

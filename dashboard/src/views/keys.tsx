@@ -1,23 +1,15 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
-import { Chart } from '../components/chart.js';
 import { ViewHeader } from '../components/layout.js';
-import { ConfirmDialog, CopyButton, Empty, ErrorNote, Link, Loading } from '../components/ui.js';
+import { ConfirmDialog, CopyButton, Empty, ErrorNote, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
-import { fmtAgo, fmtCount, fmtDate, fmtNumber, fmtPercent } from '../format.js';
+import { fmtAgo, fmtCount, fmtDate } from '../format.js';
 import { navigate, usePlace, withParams } from '../router.js';
-import type { ApiKey } from '../types.js';
-
-interface Usage {
-  items: Array<{ day: string; request_count: number; error_count: number }>;
-}
-
-/** A new key, held only in this component's state: shown once, stored nowhere. */
-interface Created {
-  key_id: string;
-  name: string;
-  key: string;
-}
+import type { ApiKey, CreatedKey, KeyInfo } from '../types.js';
+import { KeyForm } from './key-form.js';
+import { bindingText, expiryText, presetOf } from './key-grants.js';
+import { KeyTable, RenameDialog } from './key-list.js';
+import { KeyUsagePanel } from './key-usage.js';
 
 async function allKeys(): Promise<ApiKey[]> {
   const keys: ApiKey[] = [];
@@ -30,27 +22,33 @@ async function allKeys(): Promise<ApiKey[]> {
   return keys;
 }
 
-function KeyUsage({ keyItem }: { keyItem: ApiKey }) {
-  const usage = useData(() => api<Usage>('GET', `/v1/keys/${encodeURIComponent(keyItem.key_id)}/usage${query({ days: 30 })}`), keyItem.key_id);
+/** What a new key may do, spelled out once: "Robot (proofs:write, health:write) · bound to arm-1 · never expires". */
+function grantLine(k: KeyInfo): string {
+  const preset = presetOf(k.scopes);
+  const scopes = k.scopes.join(', ');
+  const access = preset === null ? scopes : `${preset.label} (${preset.id === 'full' ? 'every scope' : scopes})`;
+  return [access, k.robot_ids === null ? 'for any robot' : `bound to ${bindingText(k, 10)}`, expiryText(k)].join(' · ');
+}
+
+/** The new key, held only in this state while its panel shows: stored nowhere. */
+function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
   return (
-    <div class="panel">
-      <h2>Requests of “{keyItem.name}”, last 30 days</h2>
-      <ErrorNote error={usage.error} retry={usage.reload} />
-      {usage.value ? (
-        <Chart
-          title="Requests and errors per day (UTC)"
-          emptyText="No requests with this key in the last 30 days."
-          kind="bars"
-          x={usage.value.items.map((d) => Date.parse(`${d.day}T00:00:00Z`))}
-          timeLabel={(ms) => new Date(ms).toISOString().slice(0, 10)}
-          series={[
-            { label: 'Requests', color: '--chart-1', values: usage.value.items.map((d) => d.request_count) },
-            { label: 'Errors', color: '--chart-error', values: usage.value.items.map((d) => d.error_count) },
-          ]}
-        />
-      ) : usage.loading ? (
-        <Loading />
-      ) : null}
+    <div class="note note-success new-key">
+      <p>
+        <strong>Your new key “{created.name}”.</strong> Copy it now: it will not be shown again, and this page does not keep it.
+      </p>
+      <div class="command">
+        <code class="mono break" data-testid="new-key">
+          {created.key}
+        </code>
+        <CopyButton text={created.key} label="Copy key" />
+      </div>
+      <p class="muted" data-testid="new-key-grant">
+        {grantLine(created)}
+      </p>
+      <button type="button" class="button small" onClick={onDone}>
+        I have stored it
+      </button>
     </div>
   );
 }
@@ -58,29 +56,45 @@ function KeyUsage({ keyItem }: { keyItem: ApiKey }) {
 export function KeysPage() {
   const place = usePlace();
   const keys = useData(allKeys, 'keys');
-  const [name, setName] = useState('');
-  const [creating, setCreating] = useState(false);
-  const [createError, setCreateError] = useState<Error | null>(null);
-  const [created, setCreated] = useState<Created | null>(null);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const [renaming, setRenaming] = useState<ApiKey | null>(null);
+  const [busyId, setBusyId] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
-  const [deleteError, setDeleteError] = useState<Error | null>(null);
+  const [actionError, setActionError] = useState<Error | null>(null);
   const selectedId = place.params.get('key');
   const selected = keys.value?.find((k) => k.key_id === selectedId) ?? null;
 
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setCreating(true);
-    setCreateError(null);
+  const onCreated = (made: CreatedKey) => {
+    setCreated(made);
+    setNotice('');
+    keys.reload();
+  };
+
+  const patch = (k: KeyInfo, body: { name?: string; enabled?: boolean }) => api<KeyInfo>('PATCH', `/v1/keys/${encodeURIComponent(k.key_id)}`, body);
+
+  const rename = async (k: KeyInfo, name: string) => {
+    const saved = await patch(k, { name });
+    setRenaming(null);
+    setNotice(`Renamed the key “${k.name}” to “${saved.name}”.`);
+    keys.reload();
+  };
+
+  const setEnabled = async (k: ApiKey, enabled: boolean) => {
+    setBusyId(k.key_id);
+    setActionError(null);
     try {
-      const made = await api<Created>('POST', '/v1/keys', { name: name.trim() });
-      setCreated({ key_id: made.key_id, name: made.name, key: made.key });
-      setName('');
+      const saved = await patch(k, { enabled });
+      setNotice(
+        enabled
+          ? `Enabled the key “${k.name}”${saved.status === 'expired' ? ', but it has expired: it is still refused' : ': it works again'}.`
+          : `Disabled the key “${k.name}”: requests made with it get 401 until you enable it again.`,
+      );
       keys.reload();
     } catch (err) {
-      setCreateError(err as Error);
+      setActionError(err as Error);
     } finally {
-      setCreating(false);
+      setBusyId(null);
     }
   };
 
@@ -88,7 +102,7 @@ export function KeysPage() {
     const target = deleting;
     setDeleting(null);
     if (!confirmed || !target) return;
-    setDeleteError(null);
+    setActionError(null);
     try {
       await api('DELETE', `/v1/keys/${encodeURIComponent(target.key_id)}`);
       setNotice(`Deleted the key “${target.name}”. Requests made with it are now refused.`);
@@ -96,48 +110,23 @@ export function KeysPage() {
       if (selectedId === target.key_id) navigate(withParams(place, { key: null }), { replace: true });
       keys.reload();
     } catch (err) {
-      setDeleteError(err as Error);
+      setActionError(err as Error);
     }
   };
 
   return (
     <section>
-      <ViewHeader title="API keys" lead="Devices and services send an API key with each request. Create one per device or integration, so you can see and revoke each on its own." />
+      <ViewHeader
+        title="API keys"
+        lead="Devices and services send an API key with each request. Create one per device or integration, with only what it needs, so you can see, disable and revoke each on its own."
+      />
       <div class="panel">
         <h2>Create a key</h2>
-        <form class="inline-form" onSubmit={create}>
-          <label for="key-name">Name</label>
-          <input id="key-name" name="name" required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="e.g. warehouse robots" />
-          <button type="submit" class="button primary" disabled={creating || name.trim() === ''}>
-            {creating ? 'Creating…' : 'Create key'}
-          </button>
-        </form>
-        <div role="alert">
-          <ErrorNote error={createError} />
-        </div>
-        <div aria-live="polite">
-          {created ? (
-            <div class="note note-success new-key">
-              <p>
-                <strong>Your new key “{created.name}”.</strong> Copy it now: it will not be shown again, and this page does not keep it.
-              </p>
-              <div class="command">
-                <code class="mono break" data-testid="new-key">
-                  {created.key}
-                </code>
-                <CopyButton text={created.key} label="Copy key" />
-              </div>
-              <button type="button" class="button small" onClick={() => setCreated(null)}>
-                I have stored it
-              </button>
-            </div>
-          ) : null}
-        </div>
+        <KeyForm onCreated={onCreated} />
+        <div aria-live="polite">{created ? <NewKey created={created} onDone={() => setCreated(null)} /> : null}</div>
       </div>
-      <p role="status" class="visually-hidden-empty">
-        {notice}
-      </p>
-      <ErrorNote error={deleteError} />
+      <div role="status">{notice ? <p class="note note-success">{notice}</p> : null}</div>
+      <ErrorNote error={actionError} />
       <ErrorNote error={keys.error} retry={keys.reload} />
       {keys.value ? (
         keys.value.length === 0 ? (
@@ -145,56 +134,17 @@ export function KeysPage() {
             <p>Create one above, then send it as “Authorization: Bearer &lt;key&gt;” with the header “X-Wallet-Address”.</p>
           </Empty>
         ) : (
-          <div class="table-wrap panel flush">
-            <table>
-              <caption class="visually-hidden">Your API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col" class="num">
-                    Requests
-                  </th>
-                  <th scope="col" class="num">
-                    Errors
-                  </th>
-                  <th scope="col" class="num">
-                    Error rate
-                  </th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.value.map((k) => (
-                  <tr key={k.key_id} aria-selected={k.key_id === selectedId ? 'true' : undefined}>
-                    <th scope="row">
-                      <Link href={withParams(place, { key: k.key_id })}>{k.name}</Link>
-                    </th>
-                    <td class="mono">{k.prefix}…</td>
-                    <td>{fmtDate(k.created_at)}</td>
-                    <td title={k.last_used_at ?? ''}>{fmtAgo(k.last_used_at)}</td>
-                    <td class="num">{fmtNumber(k.request_count)}</td>
-                    <td class="num">{fmtNumber(k.error_count)}</td>
-                    <td class="num">{fmtPercent(k.error_rate)}</td>
-                    <td class="actions">
-                      <button type="button" class="button small danger-text" onClick={() => setDeleting(k)} aria-label={`Delete the key ${k.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <KeyTable keys={keys.value} place={place} selectedId={selectedId} busyId={busyId} actions={{ rename: setRenaming, setEnabled, remove: setDeleting }} />
         )
       ) : keys.loading ? (
         <Loading />
       ) : null}
-      {selected ? <KeyUsage keyItem={selected} /> : keys.value && keys.value.length > 0 ? <p class="muted">Choose a key's name to see its requests per day.</p> : null}
+      {selected ? (
+        <KeyUsagePanel key={selected.key_id} keyItem={selected} />
+      ) : keys.value && keys.value.length > 0 ? (
+        <p class="muted">Choose a key's name to see its requests per day and per endpoint.</p>
+      ) : null}
+      <RenameDialog target={renaming} onSave={rename} onClose={() => setRenaming(null)} />
       <ConfirmDialog open={deleting !== null} title={`Delete the key “${deleting?.name ?? ''}”?`} confirmLabel="Delete key" danger onClose={remove}>
         {deleting ? (
           <p>
@@ -202,6 +152,7 @@ export function KeysPage() {
               ? `It was last used ${fmtAgo(deleting.last_used_at)} (${fmtDate(deleting.last_used_at)}) and has made ${fmtCount(deleting.request_count, 'request')}.`
               : 'It has not been used yet.'}{' '}
             Anything still using it will get 401 from its next request. This cannot be undone.
+            {deleting.enabled ? ' To stop it for a while instead, disable it.' : ''}
           </p>
         ) : null}
       </ConfirmDialog>

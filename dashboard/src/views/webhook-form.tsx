@@ -7,6 +7,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'proof.logged': 'Proof in the transparency log',
   'device.status_changed': 'Device status changed',
   'key.created': 'API key created',
+  'key.updated': 'API key renamed, disabled or enabled',
   'key.deleted': 'API key deleted',
 };
 
