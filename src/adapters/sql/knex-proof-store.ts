@@ -6,7 +6,8 @@ import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { PostgresProofWriter } from './postgres-proof-writer.js';
 import { leafIndexOf, type ProofWriter, type WriterOptions } from './proof-writer.js';
 import { SqliteProofWriter } from './sqlite-proof-writer.js';
-import { KnexProofSearch } from './knex-proof-search.js';
+import { KnexProofSearch } from './search/knex-proof-search.js';
+import { searchTuning, type SearchTuning } from './search/search-tuning.js';
 import { toRecord, type ProofRow } from './proof-rows.js';
 import { walletKeyOf } from './wallet-keys.js';
 
@@ -27,11 +28,11 @@ export class KnexProofStore implements ProofStore {
    */
   constructor(
     db: Pick<Database, 'knex' | 'dialect'> & Partial<Pick<Database, 'reader'>>,
-    options: Partial<GroupCommitOptions> & WriterOptions & { readonly writer?: ProofWriter; readonly textProbe?: number; readonly textHitsPerProbe?: number; readonly commonPerProbe?: number; readonly sqliteChunk?: number } = {},
+    options: Partial<GroupCommitOptions> & WriterOptions & Partial<SearchTuning> & { readonly writer?: ProofWriter } = {},
   ) {
     // Reads use the read connections so they never queue behind a batch of writes.
     this.knex = db.reader ?? db.knex;
-    this.queries = new KnexProofSearch(this.knex, db.dialect === 'postgres', options.textProbe, options.textHitsPerProbe, options.commonPerProbe, options.sqliteChunk);
+    this.queries = new KnexProofSearch(this.knex, db.dialect, searchTuning(options));
     // One batch in flight at a time on both databases. SQLite has one writer anyway. On
     // PostgreSQL, concurrent batches upsert the same device rows (a fleet's devices appear in
     // every batch), so they queue on those row locks: measured with 64 robots, 4 writers
