@@ -9,7 +9,7 @@ import { protocols, testSeed } from '../test/support/protocol.js';
  * the same wherever and whenever it is made, so worker threads can make them in any order.
  *
  * Sized so that ten million take about 25 GB on SQLite with every index (about 34 GB on
- * PostgreSQL; bench/README.md), one database at a time on the disk: most proofs hold one
+ * PostgreSQL; bench/results/2026-11-25-scale-loading-and-size.md), one database at a time on the disk: most proofs hold one
  * event per topic they carry (2.2 topics on average, envelopes of 0.8 KB or so); one in 20
  * holds 5–16 events (up to about 1.7 KB), as a long task does.
  */

@@ -17,7 +17,7 @@ import { pendingRows } from './pending-rows.js';
  * (default 20) of 20 batches of BATCH proofs (default 10) in turns, which goes first
  * alternating, checkpoints every 16 commits. CPU is the process's (libuv's pool runs SQLite),
  * counted while one writer works. The second place came out 5–14% ahead with the same code on
- * both (bench/README.md): compare from both places.
+ * both (bench/results/2026-11-25-where-the-time-goes.md): compare from both places.
  */
 type Writer = { write(b: PendingRow[]): Promise<unknown>; close(): Promise<void> };
 type WriterClass = { open(file: string, options: { checkpoint: { everyCommits: number } }): Promise<Writer> };

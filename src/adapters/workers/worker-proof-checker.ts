@@ -17,7 +17,7 @@ import type { Lane, PoolJob, WorkerPool } from './worker-pool.js';
  * is in: a worker answers a message in a fraction of a millisecond, but its answer can wait
  * as long again for the busy event loop to read it, and submissions held meanwhile waited for
  * both. Measured with `bench/threads.ts` (SQLite, AMD EPYC, 2 vCPUs), 8 instead of 2 was
- * ahead in 7 of 8 alternating pairs and 32 did no better than 8 (bench/README.md).
+ * ahead in 7 of 8 alternating pairs and 32 did no better than 8 (bench/results/2026-11-25-where-the-time-goes.md).
  */
 const SUBMISSION_DEPTH = 8;
 /** Most submissions sent to a worker in one message. */
