@@ -3,8 +3,8 @@
  * services. Loads no HTTP server and no database driver.
  */
 export { createProofProtocol, type ProofProtocolOptions } from './adapters/crypto/proof-protocol-factory.js';
-export { ProofProtocol } from './application/proof-protocol.js';
-export { decodeEnvelope, prepareUnknown, toReport, verifyUnknown, type CheckStatus, type VerificationReport } from './application/verify-proof.js';
+export { ProofProtocol } from './application/proofs/proof-protocol.js';
+export { decodeEnvelope, prepareUnknown, toReport, verifyUnknown, type CheckStatus, type VerificationReport } from './application/proofs/verify-proof.js';
 export { HashWasmBlake3 } from './adapters/crypto/hash-wasm-blake3.js';
 export { NodeEd25519 } from './adapters/crypto/node-ed25519.js';
 export { TweetnaclEd25519 } from './adapters/crypto/tweetnacl-ed25519.js';
@@ -30,7 +30,7 @@ export {
 export { actoText, type ActoText } from './domain/protocol/acto-canonical.js';
 export type { ExponentSpelling } from './domain/protocol/acto-numbers.js';
 export type { CanonicalForm, HashAlg, ReceivedEnvelope } from './domain/protocol/acto-hashes.js';
-export { receivedText } from './application/received-envelope.js';
+export { receivedText } from './application/proofs/received-envelope.js';
 export { decodeBase64Strict, encodeBase64, bytesToHex, hexToBytes } from './domain/protocol/encoding.js';
 export { parseRfc3339 } from './domain/protocol/datetime.js';
 export {

@@ -3,7 +3,7 @@ import { Gauge } from 'prom-client';
 import type { HttpMetrics } from '../adapters/http/http-metrics.js';
 import { JsonwebtokenTokenIssuer } from '../adapters/jwt/jsonwebtoken-token-issuer.js';
 import { loadOrCreateJwtSecret } from '../adapters/jwt/jwt-secret-file.js';
-import type { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
+import type { PromIdentityMetrics } from '../adapters/metrics/prom-identity-metrics.js';
 import { memoryRateLimiter } from '../adapters/rate-limit/memory-rate-limiter.js';
 import { redisOwnerLookups } from '../adapters/rate-limit/redis-owner-lookups.js';
 import { redisRateLimiter } from '../adapters/rate-limit/redis-rate-limiter.js';

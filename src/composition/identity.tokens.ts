@@ -1,7 +1,7 @@
 import type { HttpAccess } from '../adapters/http/access.js';
 import type { AnyRoute } from '../adapters/http/route.js';
 import type { NodeIdentityCrypto } from '../adapters/crypto/node-identity-crypto.js';
-import type { PromIdentityMetrics } from '../adapters/prom-identity-metrics.js';
+import type { PromIdentityMetrics } from '../adapters/metrics/prom-identity-metrics.js';
 import type { KeyUsageTotals } from '../application/fleet/get-wallet-stats.js';
 import type { BalanceCache } from '../application/identity/balance-cache.js';
 import type { CheckAccess } from '../application/identity/check-access.js';

@@ -1,9 +1,9 @@
 import { ContainerModule } from 'inversify';
 import { createProofProtocol } from '../adapters/crypto/proof-protocol-factory.js';
-import { MeasuredProofChecker, MeasuredProofProtocol, MeasuredProofStore } from '../adapters/http/measured-proof-protocol.js';
+import { MeasuredProofChecker, MeasuredProofProtocol, MeasuredProofStore } from '../adapters/metrics/measured-proof-protocol.js';
 import { proofRoutes } from '../adapters/http/routes/proof-routes.js';
 import { KnexProofStore } from '../adapters/sql/knex-proof-store.js';
-import { KnexProofRejectionLog } from '../adapters/sql/knex-usage-counters.js';
+import { KnexProofRejectionLog } from '../adapters/sql/knex-proof-rejection-log.js';
 import { ThreadedProofWriter } from '../adapters/sql/threaded-proof-writer.js';
 import { startVerifyPool } from '../adapters/workers/verify-pool.js';
 import { WorkerBatchVerifier } from '../adapters/workers/worker-batch-verifier.js';

@@ -5,7 +5,7 @@ import type { BatchVerifier } from '../application/ports/batch-verifier.js';
 import type { ProofChecker } from '../application/ports/proof-checker.js';
 import type { ProofStore } from '../application/ports/proof-store.js';
 import type { ProofRejectionLog } from '../application/ports/usage-series.js';
-import type { ProofProtocol } from '../application/proof-protocol.js';
+import type { ProofProtocol } from '../application/proofs/proof-protocol.js';
 import type { GetProof } from '../application/proofs/get-proof.js';
 import type { RejectionTally } from '../application/proofs/rejection-tally.js';
 import type { ScoreProof } from '../application/proofs/score-proof.js';

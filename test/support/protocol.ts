@@ -1,4 +1,4 @@
-import { ProofProtocol } from '../../src/application/proof-protocol.js';
+import { ProofProtocol } from '../../src/application/proofs/proof-protocol.js';
 import { HashWasmBlake3 } from '../../src/adapters/crypto/hash-wasm-blake3.js';
 import { NodeEd25519 } from '../../src/adapters/crypto/node-ed25519.js';
 import { SodiumEd25519 } from '../../src/adapters/crypto/sodium-ed25519.js';

@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { pino } from 'pino';
 import type { Clock } from '../../src/application/ports/clock.js';
-import type { ProofProtocol } from '../../src/application/proof-protocol.js';
+import type { ProofProtocol } from '../../src/application/proofs/proof-protocol.js';
 import { InlineBatchVerifier } from '../../src/adapters/crypto/inline-batch-verifier.js';
 import { CORE } from '../../src/composition/core.tokens.js';
 import { IDENTITY } from '../../src/composition/identity.tokens.js';

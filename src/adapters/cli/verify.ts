@@ -1,12 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { LogVerifier, type InclusionAnswerJson } from '../../application/log/log-verifier.js';
-import type { VerificationReport } from '../../application/verify-proof.js';
+import type { VerificationReport } from '../../application/proofs/verify-proof.js';
 import { hexToBytes } from '../../domain/protocol/encoding.js';
 import { NodeEd25519 } from '../crypto/node-ed25519.js';
 import { NodeSha256 } from '../crypto/node-sha256.js';
 import { describeAnswerFailure } from './log.js';
 import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
-import { receivedText } from '../../application/received-envelope.js';
+import { receivedText } from '../../application/proofs/received-envelope.js';
 import {
   CliError,
   EXIT_INVALID,

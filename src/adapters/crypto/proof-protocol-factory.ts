@@ -1,4 +1,4 @@
-import { ProofProtocol } from '../../application/proof-protocol.js';
+import { ProofProtocol } from '../../application/proofs/proof-protocol.js';
 import { DEFAULT_LIMITS, type ProtocolLimits } from '../../domain/protocol/limits.js';
 import { HashWasmBlake3 } from './hash-wasm-blake3.js';
 import { selectEd25519, type Ed25519Choice } from './select-ed25519.js';

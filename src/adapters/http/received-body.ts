@@ -1,4 +1,4 @@
-import { receivedText } from '../../application/received-envelope.js';
+import { receivedText } from '../../application/proofs/received-envelope.js';
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import { receivedMemberText } from '../../domain/protocol/received-json.js';
 import { memberTextReader } from './member-text.js';

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { receivedText } from '../../application/received-envelope.js';
+import { receivedText } from '../../application/proofs/received-envelope.js';
 import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
 import { checkSafely } from '../crypto/inline-batch-verifier.js';
 import { signatureVerdictByte, SIGNATURE_RECORD_BYTES, type ChunkRequest, type VerifyWorkerConfig, type WorkerReply } from './worker-messages.js';

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { BatchVerifier } from '../../application/ports/batch-verifier.js';
-import type { ProofProtocol } from '../../application/proof-protocol.js';
-import { toReport, type VerificationReport } from '../../application/verify-proof.js';
+import type { ProofProtocol } from '../../application/proofs/proof-protocol.js';
+import { toReport, type VerificationReport } from '../../application/proofs/verify-proof.js';
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import { signatureVerdict, type PendingSignature } from '../../domain/protocol/verify-envelope.js';
 import { prepareSafely, verifySafely } from '../crypto/inline-batch-verifier.js';

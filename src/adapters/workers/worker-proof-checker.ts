@@ -1,8 +1,8 @@
-import { receivedText } from '../../application/received-envelope.js';
+import { receivedText } from '../../application/proofs/received-envelope.js';
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ProofChecker } from '../../application/ports/proof-checker.js';
-import type { ProofProtocol } from '../../application/proof-protocol.js';
+import type { ProofProtocol } from '../../application/proofs/proof-protocol.js';
 import { canonicalProblem } from '../../domain/protocol/canonical-problems.js';
 import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';

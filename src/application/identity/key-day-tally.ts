@@ -1,5 +1,5 @@
 import { floorTo } from '../../domain/stats/buckets.js';
-import { BufferedTally } from '../buffered-tally.js';
+import { BufferedTally } from '../dashboard/buffered-tally.js';
 import type { KeyDayUsage, KeyEndpointDayUsage, KeyUsageHistory } from '../ports/usage-series.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
-import type { VerificationReport } from '../verify-proof.js';
+import type { VerificationReport } from '../proofs/verify-proof.js';
 
 /**
  * Verifies many envelopes. Results come back in input order; one bad envelope never fails the

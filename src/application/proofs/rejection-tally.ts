@@ -1,5 +1,5 @@
 import { floorTo } from '../../domain/stats/buckets.js';
-import { BufferedTally } from '../buffered-tally.js';
+import { BufferedTally } from '../dashboard/buffered-tally.js';
 import type { HourRejections, ProofRejectionLog, SubmissionRefusals } from '../ports/usage-series.js';
 
 /** Proof submissions refused, by wallet and UTC hour, for the "invalid submissions" chart. */

@@ -4,7 +4,7 @@ import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { ProofScore } from '../../domain/scoring/proof-score.js';
 import { scoreProof } from '../../domain/scoring/score-proof.js';
-import type { ProofProtocol } from '../proof-protocol.js';
+import type { ProofProtocol } from './proof-protocol.js';
 import type { Clock } from '../ports/clock.js';
 import type { ProofStore } from '../ports/proof-store.js';
 import type { ProofNotFound } from './get-proof.js';

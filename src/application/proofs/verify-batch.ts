@@ -2,7 +2,7 @@ import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { BatchVerifier } from '../ports/batch-verifier.js';
 import type { Clock } from '../ports/clock.js';
 import type { WalletStatsStore } from '../ports/wallet-stats.js';
-import type { VerificationReport } from '../verify-proof.js';
+import type { VerificationReport } from './verify-proof.js';
 
 export interface BatchResult {
   readonly results: ReadonlyArray<VerificationReport & { readonly index: number }>;

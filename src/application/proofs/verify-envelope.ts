@@ -1,8 +1,8 @@
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
-import type { ProofProtocol } from '../proof-protocol.js';
+import type { ProofProtocol } from './proof-protocol.js';
 import type { WalletStatsStore } from '../ports/wallet-stats.js';
 import type { Clock } from '../ports/clock.js';
-import { toReport, type VerificationReport } from '../verify-proof.js';
+import { toReport, type VerificationReport } from './verify-proof.js';
 
 /** Verifies one envelope; stores nothing but the call, counted in the caller's statistics. */
 export class VerifyEnvelope {

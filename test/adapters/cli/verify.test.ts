@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { VerificationReport } from '../../../src/application/verify-proof.js';
+import type { VerificationReport } from '../../../src/application/proofs/verify-proof.js';
 import { CHECKS } from '../../../src/domain/protocol/failures.js';
 import { proofVectors } from '../../support/fixtures.js';
 import { cli, tempDir, writeFiles } from './harness.js';

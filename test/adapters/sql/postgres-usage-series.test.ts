@@ -1,7 +1,8 @@
 import test from 'ava';
 import { KnexProofSeries } from '../../../src/adapters/sql/knex-proof-series.js';
 import { KnexProofStore } from '../../../src/adapters/sql/knex-proof-store.js';
-import { KnexKeyUsageHistory, KnexProofRejectionLog } from '../../../src/adapters/sql/knex-usage-counters.js';
+import { KnexKeyUsageHistory } from '../../../src/adapters/sql/knex-key-usage-history.js';
+import { KnexProofRejectionLog } from '../../../src/adapters/sql/knex-proof-rejection-log.js';
 import { usageSeriesContract } from '../../contracts/usage-series.contract.js';
 import { postgresFixture } from '../../support/databases.js';
 

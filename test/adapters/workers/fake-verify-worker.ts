@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ProofProtocol } from '../../../src/application/proof-protocol.js';
+import type { ProofProtocol } from '../../../src/application/proofs/proof-protocol.js';
 import { checkSafely } from '../../../src/adapters/crypto/inline-batch-verifier.js';
 import { SIGNATURE_RECORD_BYTES, signatureVerdictByte, type WorkerReply } from '../../../src/adapters/workers/worker-messages.js';
 import type { PoolWorker } from '../../../src/adapters/workers/worker-pool.js';

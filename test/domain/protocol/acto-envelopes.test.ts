@@ -1,7 +1,7 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { receivedText } from '../../../src/application/received-envelope.js';
-import { toReport } from '../../../src/application/verify-proof.js';
+import { receivedText } from '../../../src/application/proofs/received-envelope.js';
+import { toReport } from '../../../src/application/proofs/verify-proof.js';
 import { parseReceivedJson } from '../../../src/domain/protocol/received-json.js';
 import { signatureVerdict } from '../../../src/domain/protocol/verify-envelope.js';
 import { actoEnvelopeText, envelopeTextOf, sdkEnvelopes } from '../../support/acto.js';

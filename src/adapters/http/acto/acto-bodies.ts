@@ -1,6 +1,6 @@
 import type { DeviceView } from '../../../application/fleet/device-view.js';
 import type { GroupView } from '../../../application/ports/group-store.js';
-import type { VerificationReport } from '../../../application/verify-proof.js';
+import type { VerificationReport } from '../../../application/proofs/verify-proof.js';
 import { displayName } from '../../../domain/fleet/device.js';
 import type { HealthReport } from '../../../domain/fleet/health-report.js';
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';

@@ -7,7 +7,7 @@ import type * as t from 'io-ts';
 import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
 import type { VerifyEnvelope } from '../../../application/proofs/verify-envelope.js';
-import type { ProofProtocol } from '../../../application/proof-protocol.js';
+import type { ProofProtocol } from '../../../application/proofs/proof-protocol.js';
 import { toUtcRfc3339 } from '../../../domain/protocol/datetime.js';
 import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
 import * as c from '../codecs/proof.codecs.js';

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { ReceivedEnvelope } from '../domain/protocol/acto-hashes.js';
-import type { ProofFailure } from '../domain/protocol/failures.js';
-import { parseReceivedJson, parsedValueOf, type ReceivedJson } from '../domain/protocol/received-json.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
+import { parseReceivedJson, parsedValueOf, type ReceivedJson } from '../../domain/protocol/received-json.js';
 
 /**
  * An envelope as the protocol checks it: the parsed value, and where its numbers' text can be

@@ -1,17 +1,24 @@
 import type * as E from 'fp-ts/lib/Either.js';
 import type { Histogram } from 'prom-client';
-import { ProofProtocol } from '../../application/proof-protocol.js';
+import { ProofProtocol } from '../../application/proofs/proof-protocol.js';
 import type { ProofChecker } from '../../application/ports/proof-checker.js';
 import type { AddResult, ProofPage, ProofQuery, ProofStore } from '../../application/ports/proof-store.js';
 import type { ProofRecord } from '../../domain/proof/proof-record.js';
 import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import type { ProofFailure } from '../../domain/protocol/failures.js';
 import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
-import type { HttpMetrics } from './http-metrics.js';
+
+/** The histograms these wrappers time into (the HTTP adapter's registry holds them). */
+export interface ProofTimings {
+  /** proof_verification_seconds */
+  readonly verificationSeconds: Pick<Histogram, 'observe'>;
+  /** proof_store_seconds */
+  readonly storeSeconds: Pick<Histogram, 'observe'>;
+}
 
 /** The protocol, with every verification timed into proof_verification_seconds. */
 export class MeasuredProofProtocol extends ProofProtocol {
-  constructor(base: ProofProtocol, private readonly metrics: HttpMetrics) {
+  constructor(base: ProofProtocol, private readonly metrics: ProofTimings) {
     super(base.blake3, base.verifier, base.signer, base.limits);
   }
 
@@ -29,7 +36,7 @@ export class MeasuredProofProtocol extends ProofProtocol {
 export class MeasuredProofChecker implements ProofChecker {
   constructor(
     private readonly inner: ProofChecker,
-    private readonly metrics: HttpMetrics,
+    private readonly metrics: ProofTimings,
   ) {}
 
   check(raw: unknown, json?: string): Promise<E.Either<ProofFailure, VerifiedProof>> {
@@ -41,7 +48,7 @@ export class MeasuredProofChecker implements ProofChecker {
 export class MeasuredProofStore implements ProofStore {
   constructor(
     private readonly inner: ProofStore,
-    private readonly metrics: HttpMetrics,
+    private readonly metrics: ProofTimings,
   ) {}
 
   add(record: ProofRecord): Promise<AddResult> {

@@ -1,14 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { ReceivedEnvelope } from '../domain/protocol/acto-hashes.js';
-import { CanonicalJson } from '../domain/protocol/canonical.js';
-import { digestOf, type Blake3, type Signer, type SignatureVerifier } from '../domain/protocol/crypto.js';
-import { createEnvelope, type EnvelopeInput } from '../domain/protocol/create-envelope.js';
-import type { ProofEnvelope } from '../domain/protocol/envelope.js';
-import type { ProofFailure } from '../domain/protocol/failures.js';
-import type { ProofChecker } from './ports/proof-checker.js';
-import { DEFAULT_LIMITS, type ProtocolLimits } from '../domain/protocol/limits.js';
-import type { VerifiedProof } from '../domain/protocol/verify-envelope.js';
-import type { PendingSignature } from '../domain/protocol/verify-envelope.js';
+import type { ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
+import { CanonicalJson } from '../../domain/protocol/canonical.js';
+import { digestOf, type Blake3, type Signer, type SignatureVerifier } from '../../domain/protocol/crypto.js';
+import { createEnvelope, type EnvelopeInput } from '../../domain/protocol/create-envelope.js';
+import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
+import type { ProofFailure } from '../../domain/protocol/failures.js';
+import type { ProofChecker } from '../ports/proof-checker.js';
+import { DEFAULT_LIMITS, type ProtocolLimits } from '../../domain/protocol/limits.js';
+import type { VerifiedProof } from '../../domain/protocol/verify-envelope.js';
+import type { PendingSignature } from '../../domain/protocol/verify-envelope.js';
 import { envelopeFromText, envelopeToCheck, receivedText } from './received-envelope.js';
 import { prepareUnknown, toReport, verifyUnknown, type VerificationReport } from './verify-proof.js';
 

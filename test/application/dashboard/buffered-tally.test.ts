@@ -1,7 +1,7 @@
 import test from 'ava';
-import { KeyDayTally } from '../../src/application/identity/key-day-tally.js';
-import type { HourRejections, KeyDayUsage } from '../../src/application/ports/usage-series.js';
-import { RejectionTally } from '../../src/application/proofs/rejection-tally.js';
+import { KeyDayTally } from '../../../src/application/identity/key-day-tally.js';
+import type { HourRejections, KeyDayUsage } from '../../../src/application/ports/usage-series.js';
+import { RejectionTally } from '../../../src/application/proofs/rejection-tally.js';
 
 test('key usage is summed per key and UTC day until a flush writes it, once', async (t) => {
   const written: KeyDayUsage[][] = [];

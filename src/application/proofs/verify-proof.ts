@@ -1,12 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { ProofEnvelope } from '../domain/protocol/envelope.js';
-import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../domain/protocol/failures.js';
-import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../domain/protocol/limits.js';
-import type { CanonicalForm, HashAlg, ReceivedEnvelope } from '../domain/protocol/acto-hashes.js';
-import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyTools } from '../domain/protocol/verify-envelope.js';
-import { firstProblem } from './codecs/codec-errors.js';
-import { EnvelopeCodec } from './codecs/envelope.codec.js';
+import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
+import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../../domain/protocol/failures.js';
+import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../../domain/protocol/limits.js';
+import type { CanonicalForm, HashAlg, ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
+import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyTools } from '../../domain/protocol/verify-envelope.js';
+import { firstProblem } from '../codecs/codec-errors.js';
+import { EnvelopeCodec } from '../codecs/envelope.codec.js';
 
 /**
  * Check 1 (shape and limits) on an unknown JSON value. The decoded envelope is the value as

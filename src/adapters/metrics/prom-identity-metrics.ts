@@ -1,7 +1,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { BalanceLookupResult, GateDecision, IdentityMetrics } from '../application/ports/identity-metrics.js';
-import type { BalanceSourceFailure } from '../application/ports/token-balance.js';
-import type { SolanaRpcObserver } from './solana/solana-token-balance.js';
+import type { BalanceLookupResult, GateDecision, IdentityMetrics } from '../../application/ports/identity-metrics.js';
+import type { BalanceSourceFailure } from '../../application/ports/token-balance.js';
+import type { SolanaRpcObserver } from '../solana/solana-token-balance.js';
 
 /**
  * Identity metrics in Prometheus form, registered on the service's registry. The cache hit

@@ -2,13 +2,13 @@ import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
-import { firstProblem } from '../../src/application/codecs/codec-errors.js';
-import { EnvelopeCodec } from '../../src/application/codecs/envelope.codec.js';
-import { decodeEnvelope } from '../../src/application/verify-proof.js';
-import type { ProofEnvelope } from '../../src/domain/protocol/envelope.js';
-import type { ProofFailure } from '../../src/domain/protocol/failures.js';
-import { DEFAULT_LIMITS, jsonDepth } from '../../src/domain/protocol/limits.js';
-import { anEnvelope } from '../support/mothers.js';
+import { firstProblem } from '../../../src/application/codecs/codec-errors.js';
+import { EnvelopeCodec } from '../../../src/application/codecs/envelope.codec.js';
+import { decodeEnvelope } from '../../../src/application/proofs/verify-proof.js';
+import type { ProofEnvelope } from '../../../src/domain/protocol/envelope.js';
+import type { ProofFailure } from '../../../src/domain/protocol/failures.js';
+import { DEFAULT_LIMITS, jsonDepth } from '../../../src/domain/protocol/limits.js';
+import { anEnvelope } from '../../support/mothers.js';
 
 /**
  * decodeEnvelope asks the codec's type guard first and decodes only what it turns down. The
