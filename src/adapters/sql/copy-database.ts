@@ -1,7 +1,10 @@
-import { hash } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Database } from './database.js';
-import { migrations } from '../../../migrations/index.js';
+import { DatabaseCopyError } from './copy-error.js';
+import { insertRows, pages, PageWrites, readAhead } from './copy-pages.js';
+import { hasRows, requireLatest, requireTables, shapeOf, type TableShape } from './table-catalog.js';
+import { TableDigest } from './table-digest.js';
+
+export { DatabaseCopyError } from './copy-error.js';
 
 /**
  * Copying a registry's database into another, of either kind: SQLite into PostgreSQL when a
@@ -55,14 +58,15 @@ export const COPIED_TABLES = [
 /** Tables whose `id` a sequence hands out on PostgreSQL: set past the copied ids. */
 const SERIAL_TABLES = new Set(['wallets', 'proofs', 'device_health', 'events', 'webhook_deliveries']);
 
-/** Rows read from the source at a time, and at most this many bound values in one insert. */
+/** Rows read from the source at a time. */
 const PAGE_ROWS = 2_000;
-const VALUES_PER_INSERT = 30_000;
+
 /**
- * Rows in one insert into SQLite: Knex writes a multi-row insert there as one SELECT per row
- * joined by UNION ALL, and SQLite takes at most 500 terms in a compound SELECT.
+ * Pages written into a PostgreSQL target at once, each in its own transaction on its own
+ * connection: one session leaves the server waiting between statements while the next page
+ * is read and hashed. An SQLite file takes one writer at a time.
  */
-const SQLITE_ROWS_PER_INSERT = 500;
+const POSTGRES_WRITES = 2;
 
 export interface CopyProgress {
   readonly table: string;
@@ -82,16 +86,6 @@ export interface CopyOptions {
 export interface CopyReport {
   /** Each table with its rows, all of which were read back from the target and matched. */
   readonly tables: ReadonlyArray<{ readonly table: string; readonly rows: number }>;
-}
-
-/** Why a copy was refused or failed; the message says what to do. Nothing in the source changes. */
-export class DatabaseCopyError extends Error {
-  override readonly name = 'DatabaseCopyError';
-}
-
-interface TableShape {
-  readonly columns: readonly string[];
-  readonly key: readonly string[];
 }
 
 /**
@@ -114,7 +108,7 @@ export async function copyDatabase(source: Database, target: Database, options: 
     if (from.key.length === 0) throw new DatabaseCopyError(`${table} has no primary key to read it in order by`);
     shapes.set(table, from);
   }
-  await requireTables(source);
+  await requireTables(source, COPIED_TABLES);
   for (const table of COPIED_TABLES) {
     if (await hasRows(target.knex, table)) throw new DatabaseCopyError(`the target already holds rows in ${table}: copy into a newly created, empty database`);
   }
@@ -166,189 +160,4 @@ export async function copyDatabase(source: Database, target: Database, options: 
     }
   }
   return { tables: report };
-}
-
-/** The rows of `table` in key order, a page at a time, each page after the last one's key. */
-async function* pages(knex: Knex | Knex.Transaction, table: string, shape: TableShape, pageRows: number): AsyncGenerator<Array<Record<string, unknown>>> {
-  let after: unknown[] | undefined;
-  for (;;) {
-    const query = knex(table).select(shape.columns).orderBy(shape.key.map((column) => ({ column })));
-    if (after !== undefined) {
-      const keys = shape.key.map(() => '??').join(', ');
-      query.whereRaw(`(${keys}) > (${after.map(() => '?').join(', ')})`, [...shape.key, ...after] as Knex.RawBinding[]);
-    }
-    const rows = (await query.limit(pageRows)) as Array<Record<string, unknown>>;
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < pageRows) return;
-    const last = rows[rows.length - 1]!;
-    after = shape.key.map((column) => last[column]);
-  }
-}
-
-/**
- * Pages written into a PostgreSQL target at once, each in its own transaction on its own
- * connection: one session leaves the server waiting between statements while the next page
- * is read and hashed. An SQLite file takes one writer at a time.
- */
-const POSTGRES_WRITES = 2;
-
-/** Page writes, at most `depth` at a time; the first failure is thrown once all have ended. */
-class PageWrites {
-  private readonly running: Array<Promise<void>> = [];
-
-  constructor(private readonly depth: number) {}
-
-  /** Starts `write` once fewer than `depth` are running. */
-  async add(write: () => Promise<void>): Promise<void> {
-    if (this.running.length >= this.depth) await this.running.shift();
-    const started = write();
-    started.catch(() => undefined); // thrown by add or drain, in turn
-    this.running.push(started);
-  }
-
-  /** Waits for every write; throws the first that failed. */
-  async drain(): Promise<void> {
-    const results = await Promise.allSettled(this.running.splice(0));
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
-  }
-}
-
-/**
- * One page into the target, in one transaction. A page the target refuses fails the copy,
- * named by its table, with the database's reason (without the statement, which holds the
- * page's rows).
- */
-async function insertRows(target: Database, table: string, columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
-  const perInsert = Math.max(1, Math.min(Math.floor(VALUES_PER_INSERT / columns.length), target.dialect === 'sqlite' ? SQLITE_ROWS_PER_INSERT : Infinity));
-  try {
-    await target.knex.transaction(async (trx) => {
-      for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
-    });
-  } catch (err) {
-    throw new DatabaseCopyError(`${table}: the target refused rows: ${reasonOf(err)}; the target is incomplete: drop it, create it again and copy again`);
-  }
-}
-
-/**
- * A driver's reason for a failed insert. Knex puts the statement, values and all, before it
- * (`insert into … - reason`), which for a page of rows is megabytes of text.
- */
-function reasonOf(err: unknown): string {
-  let message = err instanceof Error ? err.message : String(err);
-  if (message.startsWith('insert into ')) message = message.slice(message.lastIndexOf(' - ') + 3);
-  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
-}
-
-/**
- * The items of `source`, each next one asked for before the current one is handed on, so
- * that reading overlaps whatever the consumer does with the item (writing it elsewhere,
- * hashing it). A read that fails is reported when its turn comes; when the consumer stops
- * early, the read in flight is let finish before the source is closed.
- */
-export async function* readAhead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
-  let next = source.next();
-  try {
-    for (;;) {
-      const item = await next;
-      if (item.done) return;
-      next = source.next();
-      // Awaited on the next turn, or in `finally`: not an unhandled rejection meanwhile.
-      next.catch(() => undefined);
-      yield item.value;
-    }
-  } finally {
-    await next.catch(() => undefined);
-    await source.return(undefined);
-  }
-}
-
-/**
- * An order-free digest of a table's rows: their count and the sum, modulo 2^128, of each
- * row's SHA-256 (its first 16 bytes). The two databases return the same values in different
- * types (SQLite's 0/1 for PostgreSQL's booleans, PostgreSQL's bigint as text), so each value
- * is taken in one form first; text, blobs and numbers are compared exactly. A row's values
- * are written each with its length, so no two rows' texts run together alike.
- */
-export class TableDigest {
-  rows = 0;
-  /** The sum, as four 32-bit words, most significant first. */
-  private readonly sum = new Uint32Array(4);
-
-  add(columns: readonly string[], row: Record<string, unknown>): void {
-    let text = '';
-    for (const column of columns) text += comparable(row[column]);
-    const rowHash = hash('sha256', text, 'buffer') as unknown as Buffer;
-    let carry = 0;
-    for (let word = 3; word >= 0; word--) {
-      const total = this.sum[word]! + rowHash.readUInt32BE(word * 4) + carry;
-      this.sum[word] = total >>> 0;
-      carry = total > 0xffffffff ? 1 : 0;
-    }
-    this.rows++;
-  }
-
-  equals(other: TableDigest): boolean {
-    return this.rows === other.rows && this.sum.every((word, i) => word === other.sum[i]);
-  }
-}
-
-/** A value in the one form both databases' values are compared in: its kind, its length, its text. */
-function comparable(value: unknown): string {
-  if (value === null || value === undefined) return 'n;';
-  let kind = 'v';
-  let text: string;
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) [kind, text] = ['b', Buffer.from(value).toString('hex')];
-  else if (typeof value === 'boolean') text = value ? '1' : '0';
-  else if (typeof value === 'bigint' || typeof value === 'number') text = value.toString();
-  else if (typeof value === 'string') text = value;
-  else throw new DatabaseCopyError(`a value of an unexpected kind (${Object.prototype.toString.call(value)}) cannot be compared`);
-  return `${kind}${text.length}:${text}`;
-}
-
-async function requireLatest(db: Database, which: string): Promise<void> {
-  // Read from Knex's table itself: its migrator refuses to list a database with migrations it does not know.
-  const applied = (await db.knex('knex_migrations').orderBy('id').pluck('name').catch(() => [])) as string[];
-  const known = migrations.map((m) => m.name);
-  const unknown = applied.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new DatabaseCopyError(`${which} has migrations this version does not know (${unknown.join(', ')}): copy it with the version that made them`);
-  const pending = known.filter((name) => !applied.includes(name));
-  if (pending.length > 0) throw new DatabaseCopyError(`${which} is not migrated to this version (${pending.join(', ')} not applied): run proof-registry migrate on it first`);
-}
-
-/** The source holds no table the copy would leave behind. */
-async function requireTables(source: Database): Promise<void> {
-  const names =
-    source.dialect === 'sqlite'
-      ? ((await source.knex.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like 'proofs\\_fts%' escape '\\'")) as Array<{ name: string }>).map((r) => r.name)
-      : ((await source.knex.raw('select tablename as name from pg_catalog.pg_tables where schemaname = current_schema()')) as { rows: Array<{ name: string }> }).rows.map((r) => r.name);
-  const left = names.filter((name) => !name.startsWith('knex_') && !(COPIED_TABLES as readonly string[]).includes(name));
-  if (left.length > 0) throw new DatabaseCopyError(`the source has tables this version does not copy (${left.join(', ')})`);
-}
-
-async function hasRows(knex: Knex, table: string): Promise<boolean> {
-  return (await knex(table).select(knex.raw('1 as one')).limit(1)).length > 0;
-}
-
-/** A table's columns (sorted by name, so that both databases list them alike) and its primary key in key order. */
-async function shapeOf(knex: Knex, dialect: Database['dialect'], table: string): Promise<TableShape> {
-  if (dialect === 'sqlite') {
-    const info = (await knex.raw('select name, pk from pragma_table_info(?)', [table])) as Array<{ name: string; pk: number }>;
-    const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-    return { columns: info.map((c) => c.name).sort(), key };
-  }
-  const columns = (
-    (await knex.raw('select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ?', [table])) as { rows: Array<{ name: string }> }
-  ).rows.map((r) => r.name);
-  const key = (
-    (await knex.raw(
-      `select a.attname as name from pg_catalog.pg_index i
-         join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-        where i.indrelid = to_regclass(?) and i.indisprimary
-        order by array_position(i.indkey::int2[], a.attnum)`,
-      [table],
-    )) as { rows: Array<{ name: string }> }
-  ).rows.map((r) => r.name);
-  return { columns: columns.sort(), key };
 }

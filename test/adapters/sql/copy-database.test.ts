@@ -1,6 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { NodeSha256 } from '../../../src/adapters/crypto/node-sha256.js';
-import { COPIED_TABLES, copyDatabase, DatabaseCopyError, readAhead, TableDigest } from '../../../src/adapters/sql/copy-database.js';
+import { COPIED_TABLES, copyDatabase, DatabaseCopyError } from '../../../src/adapters/sql/copy-database.js';
+import { readAhead } from '../../../src/adapters/sql/copy-pages.js';
+import { TableDigest } from '../../../src/adapters/sql/table-digest.js';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
 import { KnexLogTileStore } from '../../../src/adapters/sql/knex-log-tile-store.js';
 import { KnexSequencedLeaves } from '../../../src/adapters/sql/knex-sequenced-leaves.js';
