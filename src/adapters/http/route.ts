@@ -12,12 +12,12 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export interface RouteRequest<P, Q, B> {
+export interface RouteRequest<P, Q, B, A extends RouteAuth = RouteAuth> {
   readonly params: P;
   readonly query: Q;
   readonly body: B;
-  /** Null only on `auth: 'none'` routes. */
-  readonly principal: Principal | null;
+  /** Who is calling: on every route that takes a credential, established before the handler runs. */
+  readonly principal: A extends 'none' ? null : Principal;
   /** The body's text as received (decompressed and decoded), on routes that ask for it (`rawBody`). */
   readonly rawBody?: string;
   readonly ctx: Context;
@@ -35,7 +35,7 @@ export interface ResponseSpec {
  * One HTTP operation: how to decode it, who may call it, what it answers. The router and the
  * OpenAPI document are both built from these, so the documentation is the implementation.
  */
-export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends RouteAuth = RouteAuth> {
   readonly method: Method;
   /** OpenAPI-style path, e.g. `/v1/proofs/{proof_id}`; a last `{name*}` takes the rest of the path, slashes included. */
   readonly path: string;
@@ -43,7 +43,7 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly summary: string;
   readonly description?: string;
   readonly tag: string;
-  readonly auth: RouteAuth;
+  readonly auth: A;
   /**
    * On routes that take an API key (`auth: 'api_key'`), the scope the key needs, or `'any'`
    * for a route every key of the wallet may call. Required there: the app refuses to start
@@ -69,11 +69,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   /** Largest accepted body; defaults to the app's single-request limit. */
   readonly bodyLimitBytes?: number;
   readonly responses: Readonly<Record<number, ResponseSpec>>;
-  handle(request: RouteRequest<P, Q, B>): Promise<Reply>;
+  handle(request: RouteRequest<P, Q, B, A>): Promise<Reply>;
 }
 
 // Specs are stored type-erased; `route()` keeps each one's own types checked where it is written.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteSpec<any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, any>;
 
-export const route = <P, Q, B>(spec: RouteSpec<P, Q, B>): AnyRoute => spec as AnyRoute;
+export const route = <P, Q, B, A extends RouteAuth>(spec: RouteSpec<P, Q, B, A>): AnyRoute => spec as AnyRoute;

@@ -33,7 +33,7 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       params: WalletParams,
       responses: { 200: { description: 'The statistics.', body: c.StatsResponse }, ...errors(...AUTHED) },
       handle: async ({ params, principal }) => {
-        const s = orProblem(await d.stats.execute({ caller: principal!.wallet, wallet: params.addr }), fleetProblem);
+        const s = orProblem(await d.stats.execute({ caller: principal.wallet, wallet: params.addr }), fleetProblem);
         const iso = (ms: number | null) => (ms === null ? null : toRfc3339(ms));
         const average = s.score.averageAll ?? s.score.average;
         return {
@@ -67,7 +67,7 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       scope: 'any',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => ({ status: 200, body: orProblem(await d.checkAccess.execute({ wallet: principal!.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) }),
+      handle: async ({ body, principal }) => ({ status: 200, body: orProblem(await d.checkAccess.execute({ wallet: principal.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) }),
     }),
   ];
 }

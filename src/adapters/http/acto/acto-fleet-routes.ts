@@ -48,7 +48,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       scope: 'fleet:read',
       responses: { 200: { description: 'The overview.', body: c.OverviewResponse }, ...errors(...AUTHED) },
       handle: async ({ principal }) => {
-        const wallet = principal!.wallet;
+        const wallet = principal.wallet;
         const devices: DeviceView[] = [];
         let cursor: string | undefined;
         let first;
@@ -90,7 +90,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'The device.', body: c.DeviceDetailResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const wallet = principal!.wallet;
+        const wallet = principal.wallet;
         const found = orProblem(await d.getDevice.execute({ wallet, deviceId: params.device_id, healthLimit: 1, proofLimit: 20 }), fleetProblem);
         const groups = found.device.groupId === null ? [] : await allGroups(wallet);
         return {
@@ -111,7 +111,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       body: v1.RenameBody,
       responses: { 200: { description: 'Renamed.', body: c.RenameResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const view = orProblem(await d.rename.execute({ wallet: principal!.wallet, deviceId: params.device_id, name: body.name }), fleetProblem);
+        const view = orProblem(await d.rename.execute({ wallet: principal.wallet, deviceId: params.device_id, name: body.name }), fleetProblem);
         return { status: 200, body: { success: true, device_id: view.device.deviceId, name: view.device.name ?? body.name } };
       },
     }),
@@ -131,9 +131,9 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
         // No status: the SDK sends none, and the registry derives it as for any report without one.
         const recorded = orProblem(
           await d.reportHealth.execute({
-            wallet: principal!.wallet,
+            wallet: principal.wallet,
             deviceId: params.device_id,
-            robotIds: principal!.grant.robotIds,
+            robotIds: principal.grant.robotIds,
             readings: { ...sdkReadings(body), uptimeS: body.uptime_seconds ?? null, temperatureC: body.temperature ?? null },
           }),
           fleetProblem,
@@ -154,7 +154,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'The latest report.', body: c.DeviceHealthResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = orProblem(await d.deviceHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        const found = orProblem(await d.deviceHealth.execute({ wallet: principal.wallet, deviceId: params.device_id }), fleetProblem);
         return { status: 200, body: { device_id: found.deviceId, health: deviceHealth(found.health) } };
       },
     }),
@@ -170,7 +170,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.DeviceIdParams,
       responses: { 200: { description: 'Hidden.', body: c.DeleteDeviceResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const hidden = orProblem(await d.hideDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        const hidden = orProblem(await d.hideDevice.execute({ wallet: principal.wallet, deviceId: params.device_id }), fleetProblem);
         return { status: 200, body: { success: true, device_id: hidden.deviceId } };
       },
     }),
@@ -187,7 +187,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'Ordered; updated counts the devices.', body: c.ReorderResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ body, principal }) => {
         const orders = body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order }));
-        const done = orProblem(await d.orderDevices.execute({ wallet: principal!.wallet, orders }), fleetProblem);
+        const done = orProblem(await d.orderDevices.execute({ wallet: principal.wallet, orders }), fleetProblem);
         return { status: 200, body: { success: true, updated: done.updated } };
       },
     }),
@@ -201,7 +201,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       scope: 'fleet:read',
       responses: { 200: { description: 'The groups, by name.', body: c.GroupListResponse }, ...errors(...AUTHED) },
       handle: async ({ principal }) => {
-        const groups = await allGroups(principal!.wallet);
+        const groups = await allGroups(principal.wallet);
         return { status: 200, body: { groups: groups.map(group), total: groups.length } };
       },
     }),
@@ -216,7 +216,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       body: v1.CreateGroupBody,
       responses: { 200: { description: 'The new, empty group.', body: c.CreateGroupResponse }, ...errors(...BODY, 409, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const g = orProblem(await d.createGroup.execute({ wallet: principal!.wallet, name: body.name, description: body.description ?? null }), fleetProblem);
+        const g = orProblem(await d.createGroup.execute({ wallet: principal.wallet, name: body.name, description: body.description ?? null }), fleetProblem);
         return { status: 200, body: { success: true, group: group({ ...g, deviceCount: 0, deviceIds: [] }) } };
       },
     }),
@@ -233,7 +233,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       body: v1.DeviceIdsBody,
       responses: { 200: { description: 'Assigned.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const change = orProblem(await d.assign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
+        const change = orProblem(await d.assign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { success: true, group_id: params.group_id, assigned: [...new Set(body.device_ids)], changed: change.changed } };
       },
     }),
@@ -250,7 +250,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       body: v1.DeviceIdsBody,
       responses: { 200: { description: 'Unassigned.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const change = orProblem(await d.unassign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
+        const change = orProblem(await d.unassign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { success: true, group_id: params.group_id, assigned: change.group.deviceIds ?? [], unassigned: [...new Set(body.device_ids)], changed: change.changed } };
       },
     }),
@@ -265,7 +265,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       params: v1.GroupIdParams,
       responses: { 200: { description: 'Deleted; its devices are ungrouped.', body: c.DeleteGroupResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const deleted = orProblem(await d.deleteGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }), fleetProblem);
+        const deleted = orProblem(await d.deleteGroup.execute({ wallet: principal.wallet, groupId: params.group_id }), fleetProblem);
         return { status: 200, body: { success: true, group_id: deleted.groupId, devices_unassigned: deleted.unassigned } };
       },
     }),

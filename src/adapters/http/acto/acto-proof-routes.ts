@@ -37,7 +37,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, robotIds: principal!.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
+        const { record, stored } = await submitCounted(d, { body, wallet: principal.wallet, robotIds: principal.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored } };
       },
     }),
@@ -53,7 +53,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       query: c.ListQuery,
       responses: { 200: { description: 'The newest proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ query, principal }) => {
-        const page = orProblem(await d.search.execute({ wallet: principal!.wallet, query: { order: 'desc', limit: query.limit ?? 50 } }), proofProblem);
+        const page = orProblem(await d.search.execute({ wallet: principal.wallet, query: { order: 'desc', limit: query.limit ?? 50 } }), proofProblem);
         return { status: 200, body: { items: page.items.map(summaryBody), next_cursor: page.nextCursor } };
       },
     }),
@@ -68,7 +68,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       params: v1.ProofIdParams,
       responses: { 200: { description: 'The stored proof.', body: c.ProofResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = orProblem(await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id, withText: true }), proofProblem);
+        const found = orProblem(await d.get.execute({ wallet: principal.wallet, proofId: params.proof_id, withText: true }), proofProblem);
         return recordReply(summaryBody(found), found);
       },
     }),
@@ -87,7 +87,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       handle: async ({ body, principal }) => {
         const limit = body.limit ?? 50;
         const offset = body.offset ?? 0;
-        const found = orProblem(await d.search.execute({ wallet: principal!.wallet, query: { ...searchFilters(body), limit, offset } }), proofProblem);
+        const found = orProblem(await d.search.execute({ wallet: principal.wallet, query: { ...searchFilters(body), limit, offset } }), proofProblem);
         // An offset search always counts (up to TOTAL_CAP; beyond, total says that many and exact is false).
         const total = found.total ?? { count: offset + found.items.length + (found.hasMore ? 1 : 0), exact: false };
         return {
@@ -145,7 +145,7 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'The score with its breakdown.', body: c.ScoreResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody }) => {
         const received = receivedBody(rawBody, maxDepth).envelope();
-        const score = orProblem(await d.score.execute({ wallet: principal!.wallet, envelope: body.envelope, ...(received ? { received } : {}) }), proofProblem);
+        const score = orProblem(await d.score.execute({ wallet: principal.wallet, envelope: body.envelope, ...(received ? { received } : {}) }), proofProblem);
         return { status: 200, body: { ...score, breakdown: score.components } };
       },
     }),

@@ -32,7 +32,7 @@ export function seriesRoutes(d: { readonly series: GetActivitySeries }): AnyRout
       handle: async ({ params, query, principal }) => {
         const { window, points } = orProblem(
           await d.series.execute({
-            caller: principal!.wallet,
+            caller: principal.wallet,
             wallet: params.addr,
             bucket: query.bucket ?? 'hour',
             ...(query.from !== undefined ? { fromMs: query.from } : {}),

@@ -37,7 +37,7 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
       body: c.OrderDevicesBody,
       responses: { 200: { description: 'updated counts the devices placed.', body: c.OrderDevicesResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const done = orProblem(await d.orderDevices.execute({ wallet: principal!.wallet, orders: body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order })) }), fleetProblem);
+        const done = orProblem(await d.orderDevices.execute({ wallet: principal.wallet, orders: body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order })) }), fleetProblem);
         return { status: 200, body: { updated: done.updated } };
       },
     }),
@@ -52,7 +52,7 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
       query: c.DeviceQuery,
       responses: { 200: { description: 'The device.', body: c.DeviceDetailResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ params, query, principal }) => {
-        const found = orProblem(await d.getDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, healthLimit: query.health_limit ?? 20, proofLimit: query.proof_limit ?? 10 }), fleetProblem);
+        const found = orProblem(await d.getDevice.execute({ wallet: principal.wallet, deviceId: params.device_id, healthLimit: query.health_limit ?? 20, proofLimit: query.proof_limit ?? 10 }), fleetProblem);
         return { status: 200, body: { ...deviceBody(found), health_history: found.health.map(healthBody), recent_proofs: found.recentProofs.map(proofSummaryBody) } };
       },
     }),
@@ -73,7 +73,7 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(body.type !== undefined ? { deviceType: body.type } : {}),
         };
-        const device = orProblem(await d.editDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id, edit }), fleetProblem);
+        const device = orProblem(await d.editDevice.execute({ wallet: principal.wallet, deviceId: params.device_id, edit }), fleetProblem);
         return { status: 200, body: deviceBody(device) };
       },
     }),
@@ -89,7 +89,7 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
       params: c.DeviceIdParams,
       responses: { 200: { description: 'Hidden.', body: c.HideDeviceResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const hidden = orProblem(await d.hideDevice.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        const hidden = orProblem(await d.hideDevice.execute({ wallet: principal.wallet, deviceId: params.device_id }), fleetProblem);
         return { status: 200, body: { device_id: hidden.deviceId, hidden: true, hidden_at: toRfc3339(hidden.hiddenAtMs) } };
       },
     }),
@@ -104,7 +104,7 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
       body: c.RenameBody,
       responses: { 200: { description: 'The renamed device.', body: c.DeviceResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const device = orProblem(await d.rename.execute({ wallet: principal!.wallet, deviceId: params.device_id, name: body.name }), fleetProblem);
+        const device = orProblem(await d.rename.execute({ wallet: principal.wallet, deviceId: params.device_id, name: body.name }), fleetProblem);
         return { status: 200, body: deviceBody(device) };
       },
     }),

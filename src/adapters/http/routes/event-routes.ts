@@ -35,7 +35,7 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of events.', body: c.EventListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ principal, query }) => {
         const { after, before, order, types } = query;
-        const input = { wallet: principal!.wallet, limit: query.limit ?? 50, ...(after !== undefined && { after }), ...(before !== undefined && { before }), ...(order !== undefined && { order }), ...(types !== undefined && { types }) };
+        const input = { wallet: principal.wallet, limit: query.limit ?? 50, ...(after !== undefined && { after }), ...(before !== undefined && { before }), ...(order !== undefined && { order }), ...(types !== undefined && { types }) };
         const page = orProblem(await d.list.execute(input), eventProblem);
         return { status: 200, body: { items: page.items, next_cursor: page.nextCursor, has_more: page.hasMore } };
       },
@@ -57,7 +57,7 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
         const lastEventId = ctx.get('Last-Event-ID');
         const after = lastEventId !== '' ? lastEventId : query.after;
         const { startId, events } = orProblem(
-          await d.follow.open({ wallet: principal!.wallet, ...(after !== undefined && { after }), ...(query.types !== undefined && { types: query.types }), signal: controller.signal }),
+          await d.follow.open({ wallet: principal.wallet, ...(after !== undefined && { after }), ...(query.types !== undefined && { types: query.types }), signal: controller.signal }),
           eventProblem,
         );
         const stop = () => controller.abort();

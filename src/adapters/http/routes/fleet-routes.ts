@@ -32,7 +32,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       handle: async ({ query, principal }) => {
         const overview = orProblem(
           await d.overview.execute({
-            wallet: principal!.wallet,
+            wallet: principal.wallet,
             limit: query.limit ?? 50,
             ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
             ...(query.group_id !== undefined ? { groupId: query.group_id } : {}),

@@ -36,7 +36,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       query: c.GroupListQuery,
       responses: { 200: { description: 'A page of groups.', body: c.GroupListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ query, principal }) => {
-        const page = orProblem(await d.listGroups.execute({ wallet: principal!.wallet, limit: query.limit ?? 50, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }), fleetProblem);
+        const page = orProblem(await d.listGroups.execute({ wallet: principal.wallet, limit: query.limit ?? 50, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }), fleetProblem);
         return { status: 200, body: { items: page.items.map(groupBody), next_cursor: page.nextCursor } };
       },
     }),
@@ -51,7 +51,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       body: c.CreateGroupBody,
       responses: { 201: { description: 'The new, empty group.', body: c.GroupResponse }, ...errors(...BODY, 409, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const group = orProblem(await d.createGroup.execute({ wallet: principal!.wallet, name: body.name, description: body.description ?? null, color: body.color ?? null }), fleetProblem);
+        const group = orProblem(await d.createGroup.execute({ wallet: principal.wallet, name: body.name, description: body.description ?? null, color: body.color ?? null }), fleetProblem);
         return { status: 201, body: groupBody({ ...group, deviceCount: 0, deviceIds: [] }), headers: { Location: `/v1/fleet/groups/${encodeURIComponent(group.groupId)}` } };
       },
     }),
@@ -64,7 +64,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       auth: jwt,
       params: c.GroupIdParams,
       responses: { 200: { description: 'The group.', body: c.GroupResponse }, ...errors(404, ...AUTHED) },
-      handle: async ({ params, principal }) => ({ status: 200, body: groupBody(orProblem(await d.getGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }), fleetProblem)) }),
+      handle: async ({ params, principal }) => ({ status: 200, body: groupBody(orProblem(await d.getGroup.execute({ wallet: principal.wallet, groupId: params.group_id }), fleetProblem)) }),
     }),
     route({
       method: 'patch',
@@ -83,7 +83,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(body.color !== undefined ? { color: body.color } : {}),
         };
-        return { status: 200, body: groupBody(orProblem(await d.updateGroup.execute({ wallet: principal!.wallet, groupId: params.group_id, edit }), fleetProblem)) };
+        return { status: 200, body: groupBody(orProblem(await d.updateGroup.execute({ wallet: principal.wallet, groupId: params.group_id, edit }), fleetProblem)) };
       },
     }),
     route({
@@ -98,7 +98,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       body: c.DeviceIdsBody,
       responses: { 200: { description: 'The group after the change; changed counts devices that moved.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const change = orProblem(await d.assign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
+        const change = orProblem(await d.assign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { group: groupBody(change.group), changed: change.changed } };
       },
     }),
@@ -114,7 +114,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       body: c.DeviceIdsBody,
       responses: { 200: { description: 'The group after the change; changed counts devices taken out.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
-        const change = orProblem(await d.unassign.execute({ wallet: principal!.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
+        const change = orProblem(await d.unassign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { group: groupBody(change.group), changed: change.changed } };
       },
     }),
@@ -129,7 +129,7 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       params: c.GroupIdParams,
       responses: { 200: { description: 'Deleted; unassigned counts the devices it held.', body: c.DeleteGroupResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const deleted = orProblem(await d.deleteGroup.execute({ wallet: principal!.wallet, groupId: params.group_id }), fleetProblem);
+        const deleted = orProblem(await d.deleteGroup.execute({ wallet: principal.wallet, groupId: params.group_id }), fleetProblem);
         return { status: 200, body: { group_id: deleted.groupId, deleted: true, unassigned: deleted.unassigned } };
       },
     }),

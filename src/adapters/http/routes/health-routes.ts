@@ -35,9 +35,9 @@ export function healthRoutes(d: HealthRouteDeps): AnyRoute[] {
       handle: async ({ params, body, principal }) => {
         const recorded = orProblem(
           await d.reportHealth.execute({
-            wallet: principal!.wallet,
+            wallet: principal.wallet,
             deviceId: params.device_id,
-            robotIds: principal!.grant.robotIds,
+            robotIds: principal.grant.robotIds,
             readings: {
               ...sdkReadings(body),
               status: body.status ?? null,
@@ -64,7 +64,7 @@ export function healthRoutes(d: HealthRouteDeps): AnyRoute[] {
       params: c.DeviceIdParams,
       responses: { 200: { description: 'The latest report.', body: c.LatestHealthResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const latest = orProblem(await d.deviceHealth.execute({ wallet: principal!.wallet, deviceId: params.device_id }), fleetProblem);
+        const latest = orProblem(await d.deviceHealth.execute({ wallet: principal.wallet, deviceId: params.device_id }), fleetProblem);
         return { status: 200, body: { device_id: latest.deviceId, health: latest.health ? healthBody(latest.health) : null } };
       },
     }),

@@ -72,7 +72,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       auth: 'jwt',
       responses: { 204: { description: 'Signed out: the token is revoked.' }, ...errors(...AUTHED) },
       handle: async ({ principal }) => {
-        orProblem(await d.signOut.execute({ token: principal!.token ?? null }), identityProblem);
+        orProblem(await d.signOut.execute({ token: principal.token ?? null }), identityProblem);
         return { status: 204 };
       },
     }),
@@ -89,7 +89,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const answer = await d.checkAccess.execute({ wallet: principal!.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum });
+        const answer = await d.checkAccess.execute({ wallet: principal.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum });
         return { status: 200, body: orProblem(answer, identityProblem) };
       },
     }),

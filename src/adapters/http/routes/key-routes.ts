@@ -67,7 +67,7 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       responses: { 201: { description: 'Created; `key` is shown this once.', body: c.CreatedKeyResponse }, ...errors(400, 409, 415, 422, ...AUTHED) },
       handle: async ({ body, principal }) => {
         const created = await d.createKey.execute({
-          wallet: principal!.wallet,
+          wallet: principal.wallet,
           name: body.name,
           ...(body.scopes !== undefined ? { scopes: body.scopes } : {}),
           ...(body.robot_ids !== undefined ? { robotIds: body.robot_ids } : {}),
@@ -90,7 +90,7 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       handle: async ({ principal, query }) => {
         const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor);
         if (after === null) throw identityProblem({ _tag: 'InvalidKeyCursor' });
-        const result = await d.listKeys.execute({ wallet: principal!.wallet, limit: query.limit ?? DEFAULT_KEY_PAGE, ...(after ? { after } : {}) });
+        const result = await d.listKeys.execute({ wallet: principal.wallet, limit: query.limit ?? DEFAULT_KEY_PAGE, ...(after ? { after } : {}) });
         const { items, next } = E.isRight(result) ? result.right : { items: [], next: null };
         const now = d.clock.nowMs();
         return {
@@ -123,7 +123,7 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       handle: async ({ params, body, principal }) => {
         if (body.name === undefined && body.enabled === undefined) throw new HttpError(422, 'give name or enabled (or both)', { code: 'validation_error' });
         const updated = await d.updateKey.execute({
-          wallet: principal!.wallet,
+          wallet: principal.wallet,
           keyId: params.key_id,
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
@@ -142,7 +142,7 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       params: c.KeyIdParams,
       responses: { 204: { description: 'Deleted.' }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        orProblem(await d.deleteKey.execute({ wallet: principal!.wallet, keyId: params.key_id }), identityProblem);
+        orProblem(await d.deleteKey.execute({ wallet: principal.wallet, keyId: params.key_id }), identityProblem);
         return { status: 204 };
       },
     }),
@@ -160,7 +160,7 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'The usage.', body: c.KeyUsageResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ params, query, principal }) => {
         const days = query.days ?? 30;
-        const usage = orProblem(await d.keyUsage.execute({ wallet: principal!.wallet, keyId: params.key_id, days }), identityProblem);
+        const usage = orProblem(await d.keyUsage.execute({ wallet: principal.wallet, keyId: params.key_id, days }), identityProblem);
         return {
           status: 200,
           body: {

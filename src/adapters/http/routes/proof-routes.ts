@@ -53,7 +53,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const { record, stored } = await submitCounted(d, { body, wallet: principal!.wallet, robotIds: principal!.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
+        const { record, stored } = await submitCounted(d, { body, wallet: principal.wallet, robotIds: principal.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs), ...logIndexOf(record) } };
       },
     }),
@@ -69,7 +69,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       scope: 'proofs:read',
       query: c.ListQuery,
       responses: { 200: { description: 'A page of proofs (without envelopes).', body: c.ProofListResponse }, ...errors(400, 422, ...AUTHED) },
-      handle: async ({ query, principal }) => page(await search(d.search, principal!.wallet, query)),
+      handle: async ({ query, principal }) => page(await search(d.search, principal.wallet, query)),
     }),
     route({
       method: 'get',
@@ -82,7 +82,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       params: c.ProofIdParams,
       responses: { 200: { description: 'The stored proof.', body: c.ProofRecordResponse }, ...errors(404, ...AUTHED) },
       handle: async ({ params, principal }) => {
-        const found = orProblem(await d.get.execute({ wallet: principal!.wallet, proofId: params.proof_id, withText: true }), proofProblem);
+        const found = orProblem(await d.get.execute({ wallet: principal.wallet, proofId: params.proof_id, withText: true }), proofProblem);
         return recordReply({ ...summaryBody(found), ...logIndexOf(found) }, found);
       },
     }),
@@ -98,7 +98,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       scope: 'proofs:read',
       body: c.SearchBody,
       responses: { 200: { description: 'A page of matching proofs.', body: c.ProofListResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => page(await search(d.search, principal!.wallet, body)),
+      handle: async ({ body, principal }) => page(await search(d.search, principal.wallet, body)),
     }),
     route({
       method: 'post',
@@ -141,7 +141,7 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'The score with its components and reasons.', body: c.ScoreResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody }) => {
-        const wallet = principal!.wallet;
+        const wallet = principal.wallet;
         const received = receivedBody(rawBody, maxDepth).envelope();
         const input = 'proof_id' in body ? { wallet, proofId: body.proof_id } : { wallet, envelope: body.envelope, ...(received ? { received } : {}) };
         const score = orProblem(await d.score.execute(input), proofProblem);

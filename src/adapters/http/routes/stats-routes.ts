@@ -28,7 +28,7 @@ export function statsRoutes(d: StatsRouteDeps): AnyRoute[] {
       query: StatsQuery,
       responses: { 200: { description: 'The statistics.', body: StatsResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ params, query, principal }) => {
-        const stats = orProblem(await d.stats.execute({ caller: principal!.wallet, wallet: params.addr, ...(query.days !== undefined ? { days: query.days } : {}) }), fleetProblem);
+        const stats = orProblem(await d.stats.execute({ caller: principal.wallet, wallet: params.addr, ...(query.days !== undefined ? { days: query.days } : {}) }), fleetProblem);
         return { status: 200, body: statsBody(stats) };
       },
     }),

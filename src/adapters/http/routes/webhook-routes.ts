@@ -38,7 +38,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       responses: { 201: { description: 'Created; `secret` is shown this once.', body: c.CreatedEndpointResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ principal, body }) => {
         const { endpoint, secret } = orProblem(
-          await d.create.execute({ wallet: principal!.wallet, url: body.url, ...(body.event_types !== undefined && { eventTypes: body.event_types }), ...(body.description !== undefined && { description: body.description }) }),
+          await d.create.execute({ wallet: principal.wallet, url: body.url, ...(body.event_types !== undefined && { eventTypes: body.event_types }), ...(body.description !== undefined && { description: body.description }) }),
           eventProblem,
         );
         return { status: 201, body: { ...endpointJson(endpoint), secret }, headers: NO_STORE };
@@ -51,7 +51,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       operationId: 'listWebhooks',
       summary: "The wallet's webhook endpoints, oldest first (never their secrets)",
       responses: { 200: { description: 'Every endpoint (at most 20).', body: c.EndpointListResponse }, ...errors(400, ...AUTHED) },
-      handle: async ({ principal }) => ({ status: 200, body: { items: (await d.read.list(principal!.wallet)).map(endpointJson), next_cursor: null } }),
+      handle: async ({ principal }) => ({ status: 200, body: { items: (await d.read.list(principal.wallet)).map(endpointJson), next_cursor: null } }),
     }),
     route({
       ...base,
@@ -61,7 +61,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       summary: 'One webhook endpoint',
       params: c.EndpointParams,
       responses: { 200: { description: 'The endpoint.', body: c.EndpointResponse }, ...errors(400, 404, ...AUTHED) },
-      handle: async ({ principal, params }) => ({ status: 200, body: endpointJson(orProblem(await d.read.get(principal!.wallet, params.endpoint_id), eventProblem)) }),
+      handle: async ({ principal, params }) => ({ status: 200, body: endpointJson(orProblem(await d.read.get(principal.wallet, params.endpoint_id), eventProblem)) }),
     }),
     route({
       ...base,
@@ -74,7 +74,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'The endpoint as it is now.', body: c.EndpointResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
       handle: async ({ principal, params, body }) => {
         const edit = { ...(body.url !== undefined && { url: body.url }), ...(body.event_types !== undefined && { eventTypes: body.event_types }), ...(body.description !== undefined && { description: body.description }), ...(body.enabled !== undefined && { enabled: body.enabled }) };
-        return { status: 200, body: endpointJson(orProblem(await d.update.execute({ wallet: principal!.wallet, endpointId: params.endpoint_id, edit }), eventProblem)) };
+        return { status: 200, body: endpointJson(orProblem(await d.update.execute({ wallet: principal.wallet, endpointId: params.endpoint_id, edit }), eventProblem)) };
       },
     }),
     route({
@@ -86,7 +86,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       params: c.EndpointParams,
       responses: { 204: { description: 'Deleted; nothing more is sent to it.' }, ...errors(400, 404, ...AUTHED) },
       handle: async ({ principal, params }) => {
-        orProblem(await d.read.delete(principal!.wallet, params.endpoint_id), eventProblem);
+        orProblem(await d.read.delete(principal.wallet, params.endpoint_id), eventProblem);
         return { status: 204 };
       },
     }),
@@ -101,7 +101,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       body: c.RotateSecretBody,
       responses: { 200: { description: 'The new secret, shown this once.', body: c.RotatedSecretResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
       handle: async ({ principal, params, body }) => {
-        const { endpoint, secret } = orProblem(await d.rotate.execute({ wallet: principal!.wallet, endpointId: params.endpoint_id, ...(body.overlap_s !== undefined && { overlapS: body.overlap_s }) }), eventProblem);
+        const { endpoint, secret } = orProblem(await d.rotate.execute({ wallet: principal.wallet, endpointId: params.endpoint_id, ...(body.overlap_s !== undefined && { overlapS: body.overlap_s }) }), eventProblem);
         return { status: 200, body: { endpoint_id: endpoint.endpointId, secret, previous_secret_expires_at: endpointJson(endpoint).previous_secret_expires_at }, headers: NO_STORE };
       },
     }),
@@ -115,7 +115,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       params: c.EndpointParams,
       responses: { 202: { description: 'Queued.', body: c.TestEventResponse }, ...errors(400, 404, 409, ...AUTHED) },
       handle: async ({ principal, params }) => {
-        const { queuedAtMs } = orProblem(await d.test.execute({ wallet: principal!.wallet, endpointId: params.endpoint_id }), eventProblem);
+        const { queuedAtMs } = orProblem(await d.test.execute({ wallet: principal.wallet, endpointId: params.endpoint_id }), eventProblem);
         return { status: 202, body: { endpoint_id: params.endpoint_id, queued_at: new Date(queuedAtMs).toISOString() } };
       },
     }),
@@ -131,7 +131,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of deliveries.', body: c.DeliveryListResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ principal, params, query }) => {
         const before = query.cursor === undefined ? undefined : deliveryCursorOf(query.cursor);
-        const page = orProblem(await d.deliveries.list(principal!.wallet, params.endpoint_id, { limit: query.limit ?? 50, ...(before !== undefined && { before }), ...(query.state !== undefined && { state: query.state }) }), eventProblem);
+        const page = orProblem(await d.deliveries.list(principal.wallet, params.endpoint_id, { limit: query.limit ?? 50, ...(before !== undefined && { before }), ...(query.state !== undefined && { state: query.state }) }), eventProblem);
         return { status: 200, body: { items: page.items.map(deliveryJson), next_cursor: page.next === null ? null : String(page.next) } };
       },
     }),
@@ -144,7 +144,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       params: c.DeliveryParams,
       responses: { 200: { description: 'The delivery and its attempts, oldest first.', body: c.DeliveryDetailResponse }, ...errors(400, 404, ...AUTHED) },
       handle: async ({ principal, params }) => {
-        const found = orProblem(await d.deliveries.get(principal!.wallet, params.endpoint_id, deliveryIdOf(params.delivery_id)), eventProblem);
+        const found = orProblem(await d.deliveries.get(principal.wallet, params.endpoint_id, deliveryIdOf(params.delivery_id)), eventProblem);
         return { status: 200, body: { ...deliveryJson(found.delivery), attempts_log: found.attempts.map(attemptJson) } };
       },
     }),
@@ -157,7 +157,7 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       params: c.DeliveryParams,
       responses: { 202: { description: 'Due now; the next free sender takes it.', body: c.DeliveryResponse }, ...errors(400, 404, ...AUTHED) },
       handle: async ({ principal, params }) => {
-        const delivery = orProblem(await d.deliveries.redeliver(principal!.wallet, params.endpoint_id, deliveryIdOf(params.delivery_id), d.clock.nowMs()), eventProblem);
+        const delivery = orProblem(await d.deliveries.redeliver(principal.wallet, params.endpoint_id, deliveryIdOf(params.delivery_id), d.clock.nowMs()), eventProblem);
         return { status: 202, body: deliveryJson(delivery) };
       },
     }),
