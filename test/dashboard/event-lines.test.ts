@@ -10,8 +10,8 @@ const proofId = '7621ab3f'.padEnd(64, '0');
 const cases: Array<[string, RegistryEvent, string, string?]> = [
   ['accepted, with its device and leaf', event('proof.accepted', { proof_id: proofId, robot_id: 'arm-07', log_index: 12, task_id: 'pick-1' }), 'Proof 7621ab3f… accepted from arm-07 (leaf 12)', 'Task pick-1'],
   ['accepted, no robot, no leaf', event('proof.accepted', { proof_id: proofId, robot_id: null, log_index: null, task_id: 't' }), 'Proof 7621ab3f… accepted (no robot_id)', 'Task t'],
-  ['refused at a check', event('proof.rejected', { check: 'signature', code: 'SignatureInvalid', detail: 'signature does not verify', robot_id: 'arm-07', task_id: 'x' }), 'Submission refused: signature check failed (from arm-07)', 'signature does not verify · task x'],
-  ['refused after verifying', event('proof.rejected', { check: null, code: 'Conflict', detail: 'already stored differently', robot_id: null, task_id: null }), 'Submission refused: it could not be stored', 'already stored differently'],
+  ['refused at a check', event('proof.rejected', { check: 'signature', code: 'signature_invalid', detail: 'signature does not verify', robot_id: 'arm-07', task_id: 'x' }), 'Submission refused: signature check failed (from arm-07)', 'signature does not verify · task x'],
+  ['refused after verifying', event('proof.rejected', { check: null, code: 'unstorable_proof', detail: 'already stored differently', robot_id: null, task_id: null }), 'Submission refused: it could not be stored', 'already stored differently'],
   ['a new device', event('device.status_changed', { device_id: 'arm-07', from: null, to: 'online', why: 'proof', last_seen_at: at }), 'New device arm-07 (online)'],
   ['gone silent', event('device.status_changed', { device_id: 'arm-07', from: 'warning', to: 'offline', why: 'silence', last_seen_at: '2026-11-20T09:00:00.000Z' }), 'arm-07 went offline (silent for 1 h)'],
   ['back online', event('device.status_changed', { device_id: 'arm-07', from: 'offline', to: 'online', why: 'proof', last_seen_at: at }), 'arm-07 is back online (was offline, with a new proof)'],

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { ProofEnvelope } from '../../domain/protocol/envelope.js';
-import { CHECKS, checkOf, describeFailure, type CheckName, type ProofFailure } from '../../domain/protocol/failures.js';
+import { CHECKS, checkOf, describeFailure, failureCode, type CheckName, type FailureCode, type ProofFailure } from '../../domain/protocol/failures.js';
 import { DEFAULT_LIMITS, jsonDepth, type ProtocolLimits } from '../../domain/protocol/limits.js';
 import type { CanonicalForm, HashAlg, ReceivedEnvelope } from '../../domain/protocol/acto-hashes.js';
 import { prepareSignatureCheck, verifyEnvelope, type PendingSignature, type VerifiedProof, type VerifyTools } from '../../domain/protocol/verify-envelope.js';
@@ -80,8 +80,8 @@ export interface VerificationReport {
   readonly proof_id: string | null;
   /** Why it is invalid, naming the member; null when valid. */
   readonly reason: string | null;
-  /** The failure's tag, for programs; null when valid. */
-  readonly code: ProofFailure['_tag'] | null;
+  /** The failure's code, for programs: its tag in snake_case (`payload_hash_mismatch`); null when valid. */
+  readonly code: FailureCode | null;
   /** Each check in order: passed up to the failing one, skipped after it. */
   readonly checks: Readonly<Record<CheckName, CheckStatus>>;
   /** When valid, the form its hashes matched: `jcs` (RFC 8785) or `acto` (orjson, docs/protocol.md); else null. */
@@ -97,5 +97,5 @@ export function toReport(result: E.Either<ProofFailure, Pick<VerifiedProof, 'pro
   ) as Record<CheckName, CheckStatus>;
   return isRight(result)
     ? { valid: true, proof_id: result.right.proofId, reason: null, code: null, checks, canonical_form: result.right.canonicalForm ?? null, hash_alg: result.right.hashAlg ?? null }
-    : { valid: false, proof_id: null, reason: describeFailure(result.left), code: result.left._tag, checks, canonical_form: null, hash_alg: null };
+    : { valid: false, proof_id: null, reason: describeFailure(result.left), code: failureCode(result.left._tag), checks, canonical_form: null, hash_alg: null };
 }

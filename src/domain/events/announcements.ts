@@ -2,7 +2,7 @@ import type { DeviceStatus } from '../fleet/device-status.js';
 import { describeUnstorable, type ProofRecord, type UnstorableProof } from '../proof/proof-record.js';
 import { scopesOf, type KeyGrant } from '../identity/key-grant.js';
 import { toRfc3339 } from '../protocol/datetime.js';
-import { checkOf, describeFailure, type ProofFailure } from '../protocol/failures.js';
+import { checkOf, describeFailure, failureCode, type ProofFailure } from '../protocol/failures.js';
 import type {
   DeviceStatusChangedData,
   KeyCreatedData,
@@ -53,7 +53,7 @@ export function claimedIds(envelope: unknown): ClaimedIds {
 export function proofRejected(wallet: string, failure: ProofFailure | UnstorableProof, ids: ClaimedIds, atMs: number): NewEvent {
   const unstorable = failure._tag === 'UnstorableProof';
   const data: ProofRejectedData = {
-    code: failure._tag,
+    code: failureCode(failure._tag),
     check: unstorable ? null : checkOf(failure),
     detail: unstorable ? `proof not stored: ${describeUnstorable(failure)}` : `invalid proof: ${describeFailure(failure)}`,
     proof_id: ids.proofId,

@@ -16,6 +16,20 @@ export type ProofFailure =
 
 export type ProofFailureTag = ProofFailure['_tag'];
 
+/** `TelemetryHashMismatch` → `telemetry_hash_mismatch`, as a type. */
+type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}` ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}` : '';
+export type FailureCode<Tag extends string = ProofFailureTag> = string extends Tag ? string : SnakeCase<Uncapitalize<Tag>>;
+
+/**
+ * The `code` programs read for a failure: its tag in snake_case, the one style of every error
+ * code of the API (`TelemetryHashMismatch` → `telemetry_hash_mismatch`, `UnstorableProof` →
+ * `unstorable_proof`). The 422 of a refused submission, the verification report and the
+ * `proof.rejected` event all take their `code` from here, so a refusal has one code everywhere.
+ */
+export function failureCode<Tag extends string>(tag: Tag): FailureCode<Tag> {
+  return tag.replace(/[A-Z]/g, (c, at: number) => `${at === 0 ? '' : '_'}${c.toLowerCase()}`) as FailureCode<Tag>;
+}
+
 /** What a hash mismatch adds when the envelope names SHA-256 or the ACTO form was tried (docs/protocol.md). */
 export interface HashMismatchDetails {
   /** `computed` is of the ACTO form (the JCS form when absent). */

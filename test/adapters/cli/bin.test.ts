@@ -51,7 +51,7 @@ test('the bin runs keygen, sign and verify as separate processes', async (t) => 
   envelope.payload.subject.task_id = 'forged';
   const forged = await proofRegistry(['verify', '--json', '-'], dir, JSON.stringify(envelope));
   t.is(forged.code, 1);
-  t.is((JSON.parse(forged.stdout) as { code: string }).code, 'PayloadHashMismatch');
+  t.is((JSON.parse(forged.stdout) as { code: string }).code, 'payload_hash_mismatch');
 
   const usage = await proofRegistry(['verify', 'missing.json'], dir);
   t.is(usage.code, 2);

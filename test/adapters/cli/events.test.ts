@@ -48,7 +48,7 @@ const event = (n: number, type: string, data: object) => ({ id: `evt_${String(n)
 const accepted = (n: number) => event(n, 'proof.accepted', { proof_id: PROOF, log_index: n, task_id: `pick-${n}`, robot_id: 'arm-07', run_id: null });
 const LINES: Array<[object, string]> = [
   [accepted(12), '2026-12-05T10:00:00.000Z proof.accepted 7621…56515 task=pick-12 robot=arm-07 leaf=12'],
-  [event(1, 'proof.rejected', { code: 'SignatureInvalid', check: 'signature', detail: 'bad\x1b[2Jsig', proof_id: null, task_id: 'a b', robot_id: null }), '2026-12-05T10:00:00.000Z proof.rejected SignatureInvalid check=signature task="a b": bad\\u{1b}[2Jsig'],
+  [event(1, 'proof.rejected', { code: 'signature_invalid', check: 'signature', detail: 'bad\x1b[2Jsig', proof_id: null, task_id: 'a b', robot_id: null }), '2026-12-05T10:00:00.000Z proof.rejected signature_invalid check=signature task="a b": bad\\u{1b}[2Jsig'],
   [event(2, 'proof.logged', { proof_id: PROOF, log_index: 3, tree_size: 9, hashes: [] }), '2026-12-05T10:00:00.000Z proof.logged 7621…56515 leaf=3 tree=9'],
   [event(3, 'device.status_changed', { device_id: 'arm-07', from: 'online', to: 'offline', why: 'silence' }), '2026-12-05T10:00:00.000Z device.status_changed arm-07 online→offline (silence)'],
   [event(4, 'device.status_changed', { device_id: 'arm\u202e-1\n', from: null, to: 'online', why: 'proof' }), '2026-12-05T10:00:00.000Z device.status_changed "arm\\u{202e}-1\\n" new→online (proof)'],

@@ -54,7 +54,7 @@ test('a wrapper around a tampered envelope is still invalid', async (t) => {
   envelope.payload.subject.task_id = 'task-2';
   const r = await cli(['verify', '--json', '-'], tempDir(t), JSON.stringify({ envelope }));
   t.is(r.code, 1);
-  t.is((JSON.parse(r.stdout) as VerificationReport).code, 'PayloadHashMismatch');
+  t.is((JSON.parse(r.stdout) as VerificationReport).code, 'payload_hash_mismatch');
 });
 
 test('input that is JSON but no envelope is invalid (exit 1), not an input error', async (t) => {

@@ -20,7 +20,7 @@ test('values that are not envelopes get their own invalid report', async (t) => 
   const reports = await verifier.verifyMany([null, 42, 'x', [], undefined, anEnvelope()]);
   t.deepEqual(
     reports.map((r) => r.code),
-    ['MalformedEnvelope', 'MalformedEnvelope', 'MalformedEnvelope', 'MalformedEnvelope', 'MalformedEnvelope', null],
+    ['malformed_envelope', 'malformed_envelope', 'malformed_envelope', 'malformed_envelope', 'malformed_envelope', null],
   );
   t.is(reports[0]!.reason, 'envelope must be an object (got null)');
   t.true(reports[5]!.valid);
@@ -37,7 +37,7 @@ test('an envelope that throws when read fails alone, not the batch', async (t) =
     reports.map((r) => r.valid),
     [true, false, true],
   );
-  t.is(reports[1]!.code, 'MalformedEnvelope');
+  t.is(reports[1]!.code, 'malformed_envelope');
   t.regex(reports[1]!.reason!, /could not be read \(boom\)/);
   t.is(reports[1]!.checks.shape, 'failed');
 });

@@ -18,7 +18,7 @@ async function everyNulInput(t: ExecutionContext, registry: TestRegistry): Promi
   for (const [o, path] of cases) {
     const res = await submit(o);
     t.is(res.status, 422, path);
-    t.is(res.body.code, 'UnstorableProof');
+    t.is(res.body.code, 'unstorable_proof');
     t.is(res.body.path, path);
     t.regex(res.body.detail, /U\+0000/);
     // Such a proof still verifies: it is a valid proof the registry does not keep.

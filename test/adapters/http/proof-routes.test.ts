@@ -31,7 +31,11 @@ test('POST /v1/proofs rejects every invalid vector with 422 naming the problem, 
     const res = await registry.call(WALLET_B, 'POST', '/v1/proofs', { envelope: v.envelope });
     t.is(res.status, 422, v.name);
     for (const word of v.expect.detail_mentions ?? []) t.true(res.body.detail.includes(word), `${v.name}: "${res.body.detail}" lacks ${word}`);
-    t.is(typeof res.body.code, 'string');
+    // One refusal, one code: the 422 says what POST /v1/verify says, in snake_case, with the failed check.
+    const report = (await registry.call(WALLET_B, 'POST', '/v1/verify', { envelope: v.envelope })).body;
+    t.regex(res.body.code, /^[a-z]+(_[a-z0-9]+)*$/, v.name);
+    t.is(res.body.code, report.code, v.name);
+    t.is(report.checks[res.body.check], 'failed', v.name);
   }
   const list = await registry.call(WALLET_B, 'GET', '/v1/proofs');
   t.deepEqual(list.body.items, []);
@@ -240,7 +244,7 @@ test('a proof whose task_id, robot_id, run_id or topic is longer than 256 charac
     const res = await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope });
     t.is(res.status, 422);
     t.regex(res.body.detail, detail);
-    t.is(res.body.code, 'UnstorableProof');
+    t.is(res.body.code, 'unstorable_proof');
     // It verifies: the limit is the registry's, not the protocol's.
     t.true((await registry.call(WALLET_C, 'POST', '/v1/verify', { envelope })).body.valid);
     t.is((await registry.call(WALLET_C, 'GET', `/v1/proofs/${envelope.payload.payload_hash}`)).status, 404);

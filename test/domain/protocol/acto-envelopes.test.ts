@@ -41,7 +41,7 @@ test('from a parsed value alone, an envelope with a whole float is not decided: 
   const c = sdkEnvelopes().find((e) => e.name === 'whole-floats')!;
   const report = protocol.verify(JSON.parse(envelopeTextOf(c.body)));
   t.false(report.valid);
-  t.is(report.code, 'TelemetryHashMismatch');
+  t.is(report.code, 'telemetry_hash_mismatch');
   t.regex(report.reason!, /the ACTO form needs the text as received \(56 or 56\.0\?\)/);
 });
 
@@ -86,7 +86,7 @@ test('hash_alg "sha256": SHA-256 in either form; refused where the verifier has 
   t.is(failedCheck(tampered), 'telemetry_hash');
   t.regex(tampered.reason!, /SHA-256 hash \(payload\.hash_alg is "sha256"\)/);
   const noSha256 = protocols['libsodium, hashing texts'].verifyText(acto);
-  t.is(noSha256.code, 'UnsupportedHashAlg');
+  t.is(noSha256.code, 'unsupported_hash_alg');
   t.regex(noSha256.reason!, /hash_alg must be "blake3" or "sha256"/);
 });
 
@@ -118,7 +118,7 @@ test('text given to checkText comes back as the envelope JSON to store; text tha
   const byPort = await protocol.checker.check(JSON.parse(text), text);
   t.true(isRight(byPort) && byPort.right.canonicalForm === 'acto');
   const notJson = protocol.verifyText('{"payload": ');
-  t.is(notJson.code, 'MalformedEnvelope');
+  t.is(notJson.code, 'malformed_envelope');
   t.regex(notJson.reason!, /^envelope is not JSON text/);
 });
 
@@ -126,7 +126,7 @@ test('a string given as the value is a JSON string, no envelope, as it always wa
   const text = envelopeTextOf(sdkEnvelopes().find((e) => e.name === 'integers-only')!.body);
   const report = protocol.verify(text);
   t.false(report.valid);
-  t.is(report.code, 'MalformedEnvelope');
+  t.is(report.code, 'malformed_envelope');
   t.true(protocol.verifyText(text).valid);
 });
 

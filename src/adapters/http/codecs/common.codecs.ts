@@ -83,8 +83,6 @@ export const Cursor = documented(boundedString(1, 200, 'cursor'), {
 
 export const NullableString = t.union([t.string, t.null]);
 
-export const ErrorBody = t.intersection([t.type({ detail: t.string }), t.partial({ code: t.string })], 'Error');
-
 /**
  * `codec` (a t.partial) that also refuses members it does not name, each a 422 naming the
  * member: for bodies of filters, where a misspelt one (`{"robot": …}`) would otherwise be
@@ -115,3 +113,17 @@ export function closed<P extends t.Props>(codec: t.PartialC<P>): t.Type<t.TypeOf
 
 /** A response member with its own documentation (io-ts's shared codecs cannot carry one). */
 export const described = <C extends t.Mixed>(base: C, schema: Record<string, unknown>): C => documented(new t.Type(base.name, base.is, base.validate, base.encode) as unknown as C, schema);
+
+/** Every error's body: a sentence for people, a snake_case code for programs (docs/api.md, "Error codes"). */
+export const ErrorBody = t.intersection(
+  [
+    t.type({ detail: t.string }),
+    t.partial({
+      code: described(t.string, {
+        type: 'string',
+        description: 'What went wrong, for programs, in snake_case (insufficient_scope, validation_error, signature_invalid, …). A refused proof adds check, the protocol check that failed.',
+      }),
+    }),
+  ],
+  'Error',
+);

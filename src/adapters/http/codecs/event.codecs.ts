@@ -17,7 +17,7 @@ export const ProofAcceptedData = t.type(
 );
 export const ProofRejectedData = t.type(
   {
-    code: described(t.string, { type: 'string', description: 'The code of the 422 the submission got (the failed check, e.g. SignatureInvalid).' }),
+    code: described(t.string, { type: 'string', description: 'The code of the 422 the submission got, in snake_case (e.g. signature_invalid, unstorable_proof; docs/api.md, "Error codes").' }),
     check: described(NullableString, { type: ['string', 'null'], description: 'The protocol check that failed (shape, algorithms, timestamps, telemetry_hash, payload_hash, encoding, signature); null for a proof that verified but cannot be stored.' }),
     detail: t.string,
     proof_id: described(NullableString, { type: ['string', 'null'], description: 'The payload_hash the envelope claimed, if it held text there.' }),

@@ -179,7 +179,11 @@ const Checks = t.type({
   encoding: CheckStatus,
   signature: CheckStatus,
 });
-export const VerifyResponse = t.type({ valid: t.boolean, proof_id: NullableString, reason: NullableString, code: NullableString, checks: Checks }, 'Verification');
+const FailureCode = described(NullableString, {
+  type: ['string', 'null'],
+  description: 'Why it is invalid, for programs: the code a submission of it gets in its 422, in snake_case (e.g. payload_hash_mismatch; docs/api.md, "Error codes"); null when valid.',
+});
+export const VerifyResponse = t.type({ valid: t.boolean, proof_id: NullableString, reason: NullableString, code: FailureCode, checks: Checks }, 'Verification');
 export const BatchResponse = t.type(
   {
     results: t.array(t.intersection([t.type({ index: t.number }), VerifyResponse])),

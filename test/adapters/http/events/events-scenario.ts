@@ -92,6 +92,7 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   const forged = { ...envelope, payload: { ...envelope.payload, subject: { ...envelope.payload.subject, task_id: 'weld-8' } } };
   const refused = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope: forged });
   t.is(refused.status, 422);
+  t.like(refused.body, { code: 'payload_hash_mismatch', check: 'payload_hash' });
   t.is((await registry.call(WALLET_A, 'POST', '/v1/fleet/devices/arm-1/health', { status: 'error', message: 'gripper jam' })).status, 201);
   t.is((await registry.call(WALLET_A, 'POST', '/v1/fleet/devices/arm-1/health', { status: 'ok' })).status, 201);
   const createKey = await resolve(registry.container, IDENTITY.CreateApiKey);
@@ -146,6 +147,7 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   ]);
   const rejected = ok.find((e) => e.type === 'proof.rejected')!;
   t.is(rejected.data.code, refused.body.code);
+  t.is(rejected.data.check, refused.body.check);
   t.is(rejected.data.detail, refused.body.detail, 'named as its 422 names it');
   t.false(JSON.stringify(rejected).includes('signature_b64'), 'no envelope in a refusal');
   const acceptedEvent = ok.find((e) => e.type === 'proof.accepted')!;
