@@ -4,9 +4,10 @@ import { checkPage, launchChromium, openPage, type LaunchedBrowser } from '../su
 import { startDashboardRegistry, type DashboardRegistry } from '../support/dashboard-registry.js';
 import { aWallet, ManualClock } from '../support/identity.js';
 
-// Every state of the sign-in page, in a real browser: no wallet, the development wallet, a
-// declined request, a wallet that signs other text, a balance below the minimum, the balance
-// source down, success, a reload, and an expired session. One browser for the file.
+// Every state of the sign-in page, in a real browser: no wallet, the development wallet (made
+// in the tab, or a keypair file), a declined request, a wallet that signs other text, a
+// balance below the minimum, the balance source down, success, a reload, and an expired
+// session. One browser for the file.
 const clock = new ManualClock(Date.now());
 let registry: DashboardRegistry;
 let chrome: LaunchedBrowser;
@@ -50,6 +51,44 @@ test.serial('without a wallet, the page says how to get one and offers the devel
   t.deepEqual(await w.context.cookies(), []);
   t.true(await w.page.evaluate(() => (sessionStorage.getItem('proof-registry.session') ?? '').includes('"token"')));
   await checkPage(t, w, 'overview-empty');
+  await w.close();
+});
+
+test.serial("a Solana keypair file, such as the CLI's wallet.json, becomes the development wallet of the tab and signs in as its address", async (t) => {
+  const wallet = aWallet(45);
+  const w = await openPage(chrome.browser, registry.url);
+  await w.page.goto(dashboard());
+  const shown = w.page.locator('.dev-wallet .mono.break');
+  await shown.waitFor();
+  const made = (await shown.innerText()).trim();
+  const input = w.page.getByLabel('Or sign in as a Solana keypair file');
+  const choose = (name: string, text: string) => input.setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  const alert = w.page.getByRole('alert');
+
+  // What is not a keypair is refused with a sentence, and the key made in the tab stays.
+  await choose('notes.json', '[1, 2, 3]');
+  await alert.getByText('a Solana keypair file is a JSON array of 64 numbers from 0 to 255').waitFor();
+  await choose('mixed.json', JSON.stringify([...wallet.secretKey.slice(0, 32), ...aWallet(46).secretKey.slice(32)]));
+  await alert.getByText('its last 32 numbers are not the public key of its first 32').waitFor();
+  t.is((await shown.innerText()).trim(), made);
+
+  // wallet.json: its address and funding command replace the made key's, and no alert is left.
+  await choose('wallet.json', JSON.stringify([...wallet.secretKey]));
+  await shown.getByText(wallet.address).waitFor();
+  t.is((await w.page.locator('.dev-wallet code').innerText()).trim(), `node bin/proof-registry.js ledger set ${wallet.address} 50000`);
+  t.is((await alert.innerText()).trim(), '');
+  await checkPage(t, w, 'sign-in-keypair-file');
+
+  await registry.fund(wallet.address, '50000');
+  await w.page.getByRole('button', { name: 'Sign in with the development wallet' }).click();
+  await w.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  const session = JSON.parse((await w.page.evaluate(() => sessionStorage.getItem('proof-registry.session'))) ?? '{}') as { wallet?: string };
+  t.is(session.wallet, wallet.address);
+  // Kept as the made key is: in this tab's sessionStorage, never in localStorage or a cookie.
+  const kept = JSON.parse((await w.page.evaluate(() => sessionStorage.getItem('proof-registry.dev-wallet'))) ?? '{}') as { publicKey?: string };
+  t.is(kept.publicKey, Buffer.from(wallet.secretKey.slice(32)).toString('base64'));
+  t.is(await w.page.evaluate(() => localStorage.length), 0);
+  t.deepEqual(await w.context.cookies(), []);
   await w.close();
 });
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { CopyButton } from '../components/ui.js';
 import { fundCommand, type DashboardConfig } from '../config.js';
-import { devWallet, devWalletAddress, devWalletSupported } from '../dev-wallet.js';
+import { devWallet, devWalletAddress, devWalletSupported, importDevWallet } from '../dev-wallet.js';
 import { fmtCount, fmtNumber } from '../format.js';
 import type { Session } from '../session.js';
 import { signIn } from '../sign-in.js';
@@ -12,6 +12,7 @@ type Problem =
   | { kind: 'declined'; wallet: string }
   | { kind: 'balance'; wallet: string; address: string | null; required: number; balance: number }
   | { kind: 'unavailable'; retryAfterS: number | null }
+  | { kind: 'keyfile'; message: string }
   | { kind: 'other'; message: string };
 
 function problemOf(err: unknown, signer: Signer, address: string | null): Problem {
@@ -54,6 +55,8 @@ function ProblemNote({ problem, config }: { problem: Problem; config: DashboardC
           {problem.retryAfterS ? ` Try again in about ${fmtCount(problem.retryAfterS, 'second')}.` : ' Try again in a minute.'}
         </p>
       );
+    case 'keyfile':
+      return <p>That keypair file cannot be used: {problem.message}. The development wallet is unchanged.</p>;
     case 'other':
       return <p>Sign-in failed: {problem.message}</p>;
   }
@@ -99,6 +102,19 @@ export function SignIn(p: { config: DashboardConfig; expired: boolean; onSignedI
       setProblem(problemOf(err, signer, address));
     } finally {
       setBusy(null);
+    }
+  };
+
+  // A keypair file (the CLI's wallet.json) becomes the development wallet of this tab.
+  const takeKeyFile = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    setProblem(null);
+    try {
+      setDevAddress(await importDevWallet(await file.text()));
+    } catch (err) {
+      setProblem({ kind: 'keyfile', message: err instanceof Error ? err.message : String(err) });
     }
   };
 
@@ -168,6 +184,10 @@ export function SignIn(p: { config: DashboardConfig; expired: boolean; onSignedI
                 ) : null}
               </>
             ) : null}
+            <div class="field dev-keyfile">
+              <label for="dev-keypair">Or sign in as a Solana keypair file of this ledger, such as the CLI's wallet.json (kept for this tab only too):</label>
+              <input id="dev-keypair" type="file" accept=".json,application/json" disabled={busy !== null} onChange={(e) => void takeKeyFile(e.currentTarget)} />
+            </div>
             <button type="button" class="button primary" disabled={busy !== null} onClick={() => start(devWallet)}>
               Sign in with the development wallet
             </button>
