@@ -30,15 +30,14 @@ export function createMigrateCommand(env: Env): Command {
       }
       const db = await openCommandDatabase(env, io);
       // Loaded here, not at start-up, so the other commands never load the database drivers.
-      const { appliedMigrations, migrateLatest } = await import('../sql/index.js');
-      const { migrations } = await import('../../../migrations/index.js');
+      const { appliedMigrations, knownMigrations, migrateLatest } = await import('../sql/index.js');
       try {
         const fail = (err: unknown): never => {
           throw databaseError(err);
         };
         if (values.status) {
           const applied = new Set(await appliedMigrations(db).catch(fail));
-          for (const { name } of migrations) io.stdout.write(`${applied.has(name) ? 'applied' : 'pending'}  ${name}\n`);
+          for (const name of knownMigrations()) io.stdout.write(`${applied.has(name) ? 'applied' : 'pending'}  ${name}\n`);
           return EXIT_OK;
         }
         const applied = await migrateLatest(db).catch(fail);

@@ -41,6 +41,9 @@ export async function migrateLatest(db: Database): Promise<string[]> {
   return applied;
 }
 
+/** Names of every migration this code knows, in the order they apply. */
+export const knownMigrations = (): string[] => migrations.map((m) => m.name);
+
 /** Names of the migrations already applied, oldest first. */
 export async function appliedMigrations(db: Database): Promise<string[]> {
   const [done] = (await db.knex.migrate.list(config(db))) as [Array<{ name: string }>, unknown[]];
