@@ -93,8 +93,8 @@ module.exports = {
     {
       name: 'adapters-compose-nothing-of-other-features',
       comment:
-        'An adapter of one port does not build the use cases of a feature: that is a slice module\'s job (src/composition), so there is one composition style. ' +
-        'Two exceptions are not use cases of the registry but what a reader runs: the log\'s verifier (the CLI, an embedder), and the proof protocol ' +
+        "An adapter of one port does not build the use cases of a feature: that is a slice module's job (src/composition), so there is one composition style. " +
+        "Two exceptions are not use cases of the registry but what a reader runs: the log's verifier (the CLI, an embedder), and the proof protocol " +
         '(application/proofs/proof-protocol, received-envelope, verify-proof), which the crypto adapter builds, the verify workers and the CLI run, and src/index.ts exports.',
       severity: 'error',
       from: { path: '^src/adapters/' },
@@ -108,10 +108,15 @@ module.exports = {
       'cli-adapter-imports-crypto-sql-webhooks-only',
       'cli',
       [adapter('crypto'), adapter('sql'), adapter('webhooks')],
-      'The CLI runs on a developer\'s or an operator\'s machine without the service: it signs and verifies with the crypto adapter (key files, the proof protocol, the log\'s hashes), ' +
-        'works on the service\'s database through the sql adapter (migrate, backup, copy, the local ledger), and checks a webhook delivery with the signer the service uses.',
+      "The CLI runs on a developer's or an operator's machine without the service: it signs and verifies with the crypto adapter (key files, the proof protocol, the log's hashes), " +
+        "works on the service's database through the sql adapter (migrate, backup, copy, the local ledger), and checks a webhook delivery with the signer the service uses.",
     ),
-    adapterRow('crypto-adapter-imports-no-other-adapter', 'crypto', [], 'Hashes, signatures, key files and the proof protocol\'s factory stand alone: the library entry exports them to embedders.'),
+    adapterRow(
+      'crypto-adapter-imports-no-other-adapter',
+      'crypto',
+      [],
+      "Hashes, signatures, key files and the proof protocol's factory stand alone: the library entry exports them to embedders.",
+    ),
     adapterRow(
       'http-adapter-imports-no-other-adapter',
       'http',
@@ -121,14 +126,15 @@ module.exports = {
     {
       name: 'acto-is-a-personality',
       comment:
-        'The /acto routes map the ACTO SDK\'s shapes onto the other slices\' use cases and hold no rule of their own: they reach no store, thread or other driven adapter, only the HTTP adapter\'s parts, the use cases (by type) and the domain.',
+        "The /acto routes map the ACTO SDK's shapes onto the other slices' use cases and hold no rule of their own: they reach no store, thread or other driven adapter, only the HTTP adapter's parts, the use cases (by type) and the domain.",
       severity: 'error',
       from: { path: '^src/adapters/http/acto/' },
       to: { path: '^src/adapters/', pathNot: '^src/adapters/http/' },
     },
     {
       name: 'v1-does-not-lean-on-acto',
-      comment: 'The native API stands without the ACTO personality: what both use lives in adapters/http (routes/, codecs/), and the acto slice can be left out whole.',
+      comment:
+        'The native API stands without the ACTO personality: what both use lives in adapters/http (routes/, codecs/), and the acto slice can be left out whole.',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/adapters/http/acto/', '^src/composition/'] },
       to: { path: '^src/adapters/http/acto/' },
@@ -148,25 +154,40 @@ module.exports = {
     ),
     {
       name: 'metrics-adapter-sees-solana-by-type-only',
-      comment: 'The identity metrics implement the Solana adapter\'s SolanaRpcObserver: a type, so metrics never loads @solana/web3.js.',
+      comment: "The identity metrics implement the Solana adapter's SolanaRpcObserver: a type, so metrics never loads @solana/web3.js.",
       severity: 'error',
       from: { path: adapter('metrics') },
       to: { path: adapter('solana'), dependencyTypesNot: ['type-only'] },
     },
-    adapterRow('rate-limit-adapter-imports-no-other-adapter', 'rate-limit', [], 'Rate limits (in memory, Redis) and the owner lookups need only their ports and the Redis client of their own.'),
-    adapterRow('solana-adapter-imports-no-other-adapter', 'solana', [], 'The token balance read over Solana RPC needs only its port: what observes it (metrics) comes in through the constructor.'),
+    adapterRow(
+      'rate-limit-adapter-imports-no-other-adapter',
+      'rate-limit',
+      [],
+      'Rate limits (in memory, Redis) and the owner lookups need only their ports and the Redis client of their own.',
+    ),
+    adapterRow(
+      'solana-adapter-imports-no-other-adapter',
+      'solana',
+      [],
+      'The token balance read over Solana RPC needs only its port: what observes it (metrics) comes in through the constructor.',
+    ),
     adapterRow(
       'sql-adapter-imports-random-ids-workers-only',
       'sql',
       [RANDOM_IDS, adapter('workers')],
       'The SQL stores make ids with random-ids.ts, as the memory stores do; the SQLite proof writer runs in a thread the workers adapter spawns (spawn-worker.ts). The migrations are its own (migrations-belong-to-sql).',
     ),
-    adapterRow('webhooks-adapter-imports-no-other-adapter', 'webhooks', [], 'Signing deliveries and the SSRF-safe transport need only their ports; the CLI uses the signer, not the other way round.'),
+    adapterRow(
+      'webhooks-adapter-imports-no-other-adapter',
+      'webhooks',
+      [],
+      'Signing deliveries and the SSRF-safe transport need only their ports; the CLI uses the signer, not the other way round.',
+    ),
     adapterRow(
       'workers-adapter-imports-crypto-only',
       'workers',
       [adapter('crypto')],
-      'A verify worker builds the proof protocol with the crypto adapter\'s factory and checks envelopes as the inline verifier does (inline-batch-verifier.ts), so a thread and the event loop give the same answer.',
+      "A verify worker builds the proof protocol with the crypto adapter's factory and checks envelopes as the inline verifier does (inline-batch-verifier.ts), so a thread and the event loop give the same answer.",
     ),
     {
       name: 'root-adapter-files-import-no-other-adapter',
@@ -177,14 +198,16 @@ module.exports = {
     },
     {
       name: 'unlisted-adapter-imports-no-other-adapter',
-      comment: 'An adapter directory without a row in ARCHITECTURE.md\'s adapter table imports no other adapter: give it a row (and a rule here) when it needs one.',
+      comment:
+        "An adapter directory without a row in ARCHITECTURE.md's adapter table imports no other adapter: give it a row (and a rule here) when it needs one.",
       severity: 'error',
       from: { path: '^src/adapters/([^/]+)/', pathNot: `^src/adapters/(${LISTED_ADAPTERS.join('|')})/` },
       to: { path: '^src/adapters/', pathNot: '^src/adapters/$1/' },
     },
     {
       name: 'only-the-cli-imports-the-cli',
-      comment: 'The CLI is a driving adapter of its own: the registry and the other adapters never depend on it. What both use (the key file\'s format) lives in the adapter it belongs to.',
+      comment:
+        "The CLI is a driving adapter of its own: the registry and the other adapters never depend on it. What both use (the key file's format) lives in the adapter it belongs to.",
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/adapters/cli/' },
       to: { path: '^src/adapters/cli/' },
@@ -194,7 +217,7 @@ module.exports = {
     {
       name: 'config-is-read-by-composition-main-cli',
       comment:
-        'The configuration is read once, by main.ts, and handed out by the composition root; the CLI, which starts no root, reads what it shares with the service (the local ledger\'s mint). ' +
+        "The configuration is read once, by main.ts, and handed out by the composition root; the CLI, which starts no root, reads what it shares with the service (the local ledger's mint). " +
         'Domain, use cases and the other adapters get their settings through their constructors.',
       severity: 'error',
       from: { path: OUR_CODE, pathNot: ['^src/composition/', '^src/main\\.ts$', '^src/adapters/cli/'] },
@@ -209,28 +232,30 @@ module.exports = {
     },
     {
       name: 'config-sees-sql-by-type-only',
-      comment: 'The configuration names the sql adapter\'s SqliteSynchronous type only, so reading it loads no database driver.',
+      comment: "The configuration names the sql adapter's SqliteSynchronous type only, so reading it loads no database driver.",
       severity: 'error',
       from: { path: '^src/config\\.ts$' },
       to: { path: adapter('sql'), dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'log-verification-imports-domain-verifier-crypto-only',
-      comment: 'Offline verification of the log, for embedders: the domain\'s log types, the log\'s verifier and the crypto adapter\'s SHA-256 and Ed25519. No server, no database, no network.',
+      comment:
+        "Offline verification of the log, for embedders: the domain's log types, the log's verifier and the crypto adapter's SHA-256 and Ed25519. No server, no database, no network.",
       severity: 'error',
       from: { path: '^src/log-verification\\.ts$' },
       to: { path: OUR_CODE, pathNot: ['^src/domain/', LOG_VERIFIER, adapter('crypto')] },
     },
     {
       name: 'only-the-library-entry-imports-log-verification',
-      comment: 'src/log-verification.ts is the library\'s (src/index.ts re-exports it); the registry and the CLI use the log\'s verifier itself.',
+      comment: "src/log-verification.ts is the library's (src/index.ts re-exports it); the registry and the CLI use the log's verifier itself.",
       severity: 'error',
       from: { path: OUR_CODE, pathNot: '^src/index\\.ts$' },
       to: { path: '^src/log-verification\\.ts$' },
     },
     {
       name: 'library-entry-re-exports-the-protocol-only',
-      comment: 'src/index.ts gives embedders the proof protocol (domain, the protocol\'s application files, the crypto adapter) and the log\'s offline verification: no use case, store or server.',
+      comment:
+        "src/index.ts gives embedders the proof protocol (domain, the protocol's application files, the crypto adapter) and the log's offline verification: no use case, store or server.",
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
       to: { path: OUR_CODE, pathNot: ['^src/domain/', PROTOCOL, adapter('crypto'), '^src/log-verification\\.ts$'] },
@@ -253,14 +278,15 @@ module.exports = {
     {
       name: 'migrations-belong-to-sql',
       comment:
-        'The schema is the sql adapter\'s: it runs the migrations (migrate.ts), lists them (knownMigrations) and checks a copy against them (table-catalog.ts); everything else asks it.',
+        "The schema is the sql adapter's: it runs the migrations (migrate.ts), lists them (knownMigrations) and checks a copy against them (table-catalog.ts); everything else asks it.",
       severity: 'error',
       from: { path: OUR_CODE, pathNot: [adapter('sql'), '^migrations/'] },
       to: { path: '^migrations/' },
     },
     {
       name: 'migrations-import-the-domain-only',
-      comment: 'A migration runs in the sql adapter\'s transaction with Knex alone: it may compute stored values with the domain\'s pure functions (scores, times), never with a use case or an adapter.',
+      comment:
+        "A migration runs in the sql adapter's transaction with Knex alone: it may compute stored values with the domain's pure functions (scores, times), never with a use case or an adapter.",
       severity: 'error',
       from: { path: '^migrations/' },
       to: { path: '^src/', pathNot: '^src/domain/' },

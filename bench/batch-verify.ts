@@ -36,9 +36,7 @@ export interface BatchVerifyFigures {
  * jump.
  */
 export async function benchBatchVerify(): Promise<BatchVerifyFigures> {
-  const envelopes = Array.from({ length: BATCH }, (_, i) =>
-    anEnvelope({ taskId: `task-${i}`, events: twoKilobyteEvents(undefined, i), seed: i % DEVICES }),
-  );
+  const envelopes = Array.from({ length: BATCH }, (_, i) => anEnvelope({ taskId: `task-${i}`, events: twoKilobyteEvents(undefined, i), seed: i % DEVICES }));
   const raw = await startRawVerifiers(envelopes, RAW_WORKER);
   const sodium = await startRawVerifiers(envelopes, RAW_SODIUM_WORKER);
   const inline = new InlineBatchVerifier(await createProofProtocol());
@@ -116,10 +114,7 @@ parentPort.postMessage('ready');
 async function startRawVerifiers(envelopes: readonly ProofEnvelope[], script: string): Promise<{ round(): Promise<number>; close(): Promise<void> }> {
   const cores = availableParallelism();
   const triples = envelopes.map((e) => [e.signer_public_key_b64, e.payload.payload_hash, e.signature_b64]);
-  const workers = Array.from(
-    { length: cores },
-    (_, w) => new Worker(script, { eval: true, workerData: triples.filter((_, i) => i % cores === w) }),
-  );
+  const workers = Array.from({ length: cores }, (_, w) => new Worker(script, { eval: true, workerData: triples.filter((_, i) => i % cores === w) }));
   const close = async () => void (await Promise.all(workers.map((worker) => worker.terminate())));
   try {
     await Promise.all(workers.map((worker) => once<string>(worker)));

@@ -80,10 +80,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const proofs = Number(process.env.BENCH_DELIVERY_PROOFS ?? 3_000);
   const rate = Number(process.env.BENCH_DELIVERY_RATE ?? 200);
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-  console.log(`| ${fmt(proofs)} proofs at ${rate}/s | server CPU µs a proof, no endpoint | with one endpoint | one delivery | receiver CPU µs a delivery | behind as the load ended | then delivered a second |`);
+  console.log(
+    `| ${fmt(proofs)} proofs at ${rate}/s | server CPU µs a proof, no endpoint | with one endpoint | one delivery | receiver CPU µs a delivery | behind as the load ended | then delivered a second |`,
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const database of (process.env.BENCH_DELIVERY_DATABASES ?? 'sqlite,postgres').split(',') as BenchDatabase[]) {
     const c = await measureDeliveryCost(database, proofs, rate);
-    console.log(`| ${database} | ${fmt(c.noneUs)} | ${fmt(c.subscribedUs)} | ${fmt(c.deliveryUs)} | ${fmt(c.receiverUs)} | ${fmt(c.behind)} | ${c.behind === 0 ? '—' : fmt(c.drainPerSec)} |`);
+    console.log(
+      `| ${database} | ${fmt(c.noneUs)} | ${fmt(c.subscribedUs)} | ${fmt(c.deliveryUs)} | ${fmt(c.receiverUs)} | ${fmt(c.behind)} | ${c.behind === 0 ? '—' : fmt(c.drainPerSec)} |`,
+    );
   }
 }

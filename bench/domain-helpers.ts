@@ -101,11 +101,13 @@ const timestamps = (e: ProofEnvelope): string[] => [e.payload.created_at, ...e.p
 const tsByEnvelope = new Map(received.map((e) => [e, timestamps(e)]));
 const timestampCount = timestamps(received[0]!).length;
 
-const parseAll = (parse: (text: string) => number | null) => (e: ProofEnvelope): number => {
-  let sum = 0;
-  for (const ts of tsByEnvelope.get(e)!) sum += parse(ts)!;
-  return sum;
-};
+const parseAll =
+  (parse: (text: string) => number | null) =>
+  (e: ProofEnvelope): number => {
+    let sum = 0;
+    for (const ts of tsByEnvelope.get(e)!) sum += parse(ts)!;
+    return sum;
+  };
 
 /**
  * A string built piece by piece is a tree that must be flattened before it can be hashed, and
@@ -174,10 +176,10 @@ console.log(
   `domain helpers on ${ENVELOPES} envelopes of ${bytes} bytes (${timestampCount} timestamps each), µs per envelope; ` +
     `load average ${loadavg()[0]!.toFixed(2)}`,
 );
+console.log(`${''.padEnd(46)} ${'median of'.padStart(9)} ${`${ROUNDS} rounds`.padEnd(19)}   ${'fastest'.padStart(9)} round`);
 console.log(
-  `${''.padEnd(46)} ${'median of'.padStart(9)} ${`${ROUNDS} rounds`.padEnd(19)}   ${'fastest'.padStart(9)} round`,
+  `${'helper'.padEnd(46)} ${'old'.padStart(9)} ${'new'.padStart(9)} ${'speed-up'.padStart(8)}   ${'old'.padStart(9)} ${'new'.padStart(9)} ${'speed-up'.padStart(8)}`,
 );
-console.log(`${'helper'.padEnd(46)} ${'old'.padStart(9)} ${'new'.padStart(9)} ${'speed-up'.padStart(8)}   ${'old'.padStart(9)} ${'new'.padStart(9)} ${'speed-up'.padStart(8)}`);
 const total = { oldUs: 0, newUs: 0, oldMin: 0, newMin: 0 };
 for (const row of rows) {
   const f = compare(row);

@@ -41,9 +41,44 @@ for (const [label, texts] of samples) {
   const dictionary = Buffer.from(label.startsWith('scale') ? JSON.stringify(scaleProof(7, 10_000_000).envelope) : JSON.stringify(fleetProof('dictionary')));
   const brotli = (quality: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
   console.log(`\n| ${label}, ${SAMPLE} | bytes | compressed | share | compress µs | decompress µs |\n| --- | ---: | ---: | ---: | ---: | ---: |`);
-  console.log(measure('deflate, level 1', texts, (b) => deflateRawSync(b, { level: 1 }), (b) => inflateRawSync(b)));
-  console.log(measure('deflate, level 6', texts, (b) => deflateRawSync(b, { level: 6 }), (b) => inflateRawSync(b)));
-  console.log(measure('deflate, level 6, dictionary', texts, (b) => deflateRawSync(b, { level: 6, dictionary }), (b) => inflateRawSync(b, { dictionary })));
-  console.log(measure('brotli, quality 4', texts, (b) => brotliCompressSync(b, brotli(4)), (b) => brotliDecompressSync(b)));
-  console.log(measure('brotli, quality 11', texts, (b) => brotliCompressSync(b, brotli(11)), (b) => brotliDecompressSync(b)));
+  console.log(
+    measure(
+      'deflate, level 1',
+      texts,
+      (b) => deflateRawSync(b, { level: 1 }),
+      (b) => inflateRawSync(b),
+    ),
+  );
+  console.log(
+    measure(
+      'deflate, level 6',
+      texts,
+      (b) => deflateRawSync(b, { level: 6 }),
+      (b) => inflateRawSync(b),
+    ),
+  );
+  console.log(
+    measure(
+      'deflate, level 6, dictionary',
+      texts,
+      (b) => deflateRawSync(b, { level: 6, dictionary }),
+      (b) => inflateRawSync(b, { dictionary }),
+    ),
+  );
+  console.log(
+    measure(
+      'brotli, quality 4',
+      texts,
+      (b) => brotliCompressSync(b, brotli(4)),
+      (b) => brotliDecompressSync(b),
+    ),
+  );
+  console.log(
+    measure(
+      'brotli, quality 11',
+      texts,
+      (b) => brotliCompressSync(b, brotli(11)),
+      (b) => brotliDecompressSync(b),
+    ),
+  );
 }

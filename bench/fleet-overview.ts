@@ -138,12 +138,19 @@ async function seed(db: Database, nowMs: number): Promise<void> {
       }
       await trx('proofs').insert(rows);
     }
-    const groups = Array.from({ length: GROUPS }, (_, g) => ({ wallet: WALLET, group_id: `grp_bench${String(g).padStart(3, '0')}`, name: `Site ${g}`, description: null, created_at_ms: nowMs }));
+    const groups = Array.from({ length: GROUPS }, (_, g) => ({
+      wallet: WALLET,
+      group_id: `grp_bench${String(g).padStart(3, '0')}`,
+      name: `Site ${g}`,
+      description: null,
+      created_at_ms: nowMs,
+    }));
     await trx('device_groups').insert(groups);
     for (let start = 0; start < DEVICES; start += 250) {
       const rows = [];
       for (let d = start; d < Math.min(DEVICES, start + 250); d++) {
-        const report = d % 10 === 0 ? { status: d % 30 === 0 ? 'error' : d % 20 === 0 ? 'degraded' : 'ok', cpu_percent: d % 100, received_at_ms: lastSeen(d) } : null;
+        const report =
+          d % 10 === 0 ? { status: d % 30 === 0 ? 'error' : d % 20 === 0 ? 'degraded' : 'ok', cpu_percent: d % 100, received_at_ms: lastSeen(d) } : null;
         rows.push({
           wallet: WALLET,
           device_id: deviceId(d),
@@ -154,7 +161,19 @@ async function seed(db: Database, nowMs: number): Promise<void> {
           last_seen_ms: lastSeen(d),
           last_proof_at_ms: lastSeen(d),
           proof_count: counts[d]!,
-          last_health: report ? JSON.stringify({ wallet: WALLET, device_id: deviceId(d), memory_percent: null, battery_percent: null, temperature_c: null, uptime_s: null, message: null, metrics: null, ...report }) : null,
+          last_health: report
+            ? JSON.stringify({
+                wallet: WALLET,
+                device_id: deviceId(d),
+                memory_percent: null,
+                battery_percent: null,
+                temperature_c: null,
+                uptime_s: null,
+                message: null,
+                metrics: null,
+                ...report,
+              })
+            : null,
           last_health_status: report?.status ?? null,
           last_health_at_ms: report?.received_at_ms ?? null,
         });
@@ -186,7 +205,8 @@ async function prepareDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: s
 const round = (x: number) => Math.round(x * 100) / 100;
 
 export function formatFleetOverview(f: FleetOverviewFigures): string {
-  const line = (label: string, l: LatencyFigures) => `  ${label.padEnd(34)} p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, max ${l.maxMs} ms (${Math.round(l.bytes / 1024)} KB)`;
+  const line = (label: string, l: LatencyFigures) =>
+    `  ${label.padEnd(34)} p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, max ${l.maxMs} ms (${Math.round(l.bytes / 1024)} KB)`;
   return [
     `fleet overview on ${f.dialect}: ${f.devices} devices, ${f.proofs} proofs (seeded in ${f.seedSeconds} s), ${REQUESTS} sequential requests each`,
     line('GET /v1/fleet', f.overview),

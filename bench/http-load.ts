@@ -49,11 +49,14 @@ export async function load(o: LoadOptions): Promise<LoadFigures & { readonly dur
     ],
   };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (err: unknown, r: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(r)));
+    const instance = autocannon(options, (err: unknown, r: autocannon.Result) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(r),
+    );
     const onLatency = o.onLatency;
     if (onLatency) instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => onLatency(ms));
   });
-  if (cursor.next > o.bodies.length && !o.reuseBodies) console.warn(`warning: ${cursor.next} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
+  if (cursor.next > o.bodies.length && !o.reuseBodies)
+    console.warn(`warning: ${cursor.next} requests but only ${o.bodies.length} distinct bodies; later ones were duplicates`);
   return {
     requestsPerSec: result.requests.average,
     p50Ms: result.latency.p50,

@@ -25,7 +25,11 @@ const sha = new NodeSha256();
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-export async function benchLogOnOff(options: { rounds: number; sliceS: number; connections: number }): Promise<{ off: number; on: number; ratios: readonly number[] }> {
+export async function benchLogOnOff(options: {
+  rounds: number;
+  sliceS: number;
+  connections: number;
+}): Promise<{ off: number; on: number; ratios: readonly number[] }> {
   const dirs = [mkdtempSync(join(tmpdir(), 'bench-log-off-')), mkdtempSync(join(tmpdir(), 'bench-log-on-'))];
   const servers = [];
   try {
@@ -33,7 +37,14 @@ export async function benchLogOnOff(options: { rounds: number; sliceS: number; c
     for (const [i, dir] of dirs.entries()) {
       const databaseUrl = `sqlite:${join(dir, 'registry.sqlite')}`;
       const { wallet, secretKey } = fundWallet(databaseUrl);
-      const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000', LOG_ENABLED: i === 0 ? 'false' : 'true' });
+      const server = await startChildServer('./servers/registry-server.ts', {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dir,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MIN: '1000000',
+        WALLET_RATE_LIMIT_PER_MIN: '1000000',
+        LOG_ENABLED: i === 0 ? 'false' : 'true',
+      });
       servers.push(server);
       const { key } = await createApiKey(server.url, wallet, secretKey);
       const bodies = fleetProofBodies(Math.ceil(options.rounds * options.sliceS * 6_000), `bench-log-${i}`);
@@ -42,7 +53,8 @@ export async function benchLogOnOff(options: { rounds: number; sliceS: number; c
     const turns = await interleaved([contenders[0]!, contenders[1]!], { rounds: options.rounds, sliceS: options.sliceS, connections: options.connections });
     // A refused request (a 429 from a wallet's limit, say) costs the server next to nothing: a rate with any in it is not a submission rate.
     for (const [i, f] of turns.figures.entries()) {
-      if (f.non2xx + f.errors > 0) throw new Error(`the log ${i === 0 ? 'off' : 'on'} server answered ${f.non2xx} non-2xx and ${f.errors} errors of ${f.total} submissions`);
+      if (f.non2xx + f.errors > 0)
+        throw new Error(`the log ${i === 0 ? 'off' : 'on'} server answered ${f.non2xx} non-2xx and ${f.errors} errors of ${f.total} submissions`);
     }
     return { off: turns.figures[0]!.requestsPerSec, on: turns.figures[1]!.requestsPerSec, ratios: turns.roundRatios };
   } finally {
@@ -59,7 +71,10 @@ export async function benchInclusion(size: number, proofs: number): Promise<{ bu
     await migrateLatest(db);
     const started = performance.now();
     for (let start = 0; start < size; start += 10_000) {
-      const rows = Array.from({ length: Math.min(10_000, size - start) }, (_, k) => ({ leaf_index: start + k, proof_id: Buffer.from(sha.digest(Buffer.from(`leaf ${start + k}`))).toString('hex') }));
+      const rows = Array.from({ length: Math.min(10_000, size - start) }, (_, k) => ({
+        leaf_index: start + k,
+        proof_id: Buffer.from(sha.digest(Buffer.from(`leaf ${start + k}`))).toString('hex'),
+      }));
       await db.knex.transaction(async (trx) => {
         for (let i = 0; i < rows.length; i += 400) await trx('log_leaves').insert(rows.slice(i, i + 400));
       });
@@ -95,7 +110,13 @@ export async function benchCheckpointLatency(count: number, perSecond: number): 
   const dir = mkdtempSync(join(tmpdir(), 'bench-log-latency-'));
   const databaseUrl = `sqlite:${join(dir, 'registry.sqlite')}`;
   const { wallet, secretKey } = fundWallet(databaseUrl);
-  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000' });
+  const server = await startChildServer('./servers/registry-server.ts', {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MIN: '1000000',
+    WALLET_RATE_LIMIT_PER_MIN: '1000000',
+  });
   try {
     const { key } = await createApiKey(server.url, wallet, secretKey);
     const headers = { authorization: `Bearer ${key}`, 'x-wallet-address': wallet, 'content-type': 'application/json' };
@@ -143,8 +164,12 @@ export async function benchLog(options: { rounds: number; sliceS: number; connec
   console.log(`| submissions/s, log off (LOG_ENABLED=false), ${options.connections} connections | ${fmt(onOff.off, 0)} |`);
   console.log(`| submissions/s, log on, in turns with it | ${fmt(onOff.on, 0)} |`);
   console.log(`| log on vs off | ${fmt((100 * onOff.on) / onOff.off)}% (rounds ${onOff.ratios.map((r) => `${fmt(100 * r)}%`).join(', ')}) |`);
-  console.log(`| checkpoint latency, 200 → covered, p50 / p99 / max (40 proofs/s, LOG_CHECKPOINT_INTERVAL_MS=1000) | ${fmt(latency.p50Ms, 0)} / ${fmt(latency.p99Ms, 0)} / ${fmt(latency.maxMs, 0)} ms |`);
-  console.log(`| inclusion proof at ${options.treeSize.toLocaleString('en-US')} leaves, from the stored tiles, p50 / p99 | ${fmt(inclusion.p50Ms, 2)} / ${fmt(inclusion.p99Ms, 2)} ms (tree built and integrated in ${fmt(inclusion.buildS, 0)} s) |`);
+  console.log(
+    `| checkpoint latency, 200 → covered, p50 / p99 / max (40 proofs/s, LOG_CHECKPOINT_INTERVAL_MS=1000) | ${fmt(latency.p50Ms, 0)} / ${fmt(latency.p99Ms, 0)} / ${fmt(latency.maxMs, 0)} ms |`,
+  );
+  console.log(
+    `| inclusion proof at ${options.treeSize.toLocaleString('en-US')} leaves, from the stored tiles, p50 / p99 | ${fmt(inclusion.p50Ms, 2)} / ${fmt(inclusion.p99Ms, 2)} ms (tree built and integrated in ${fmt(inclusion.buildS, 0)} s) |`,
+  );
 }
 
 if (process.argv[1]?.endsWith('log.ts')) {

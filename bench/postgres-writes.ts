@@ -21,7 +21,10 @@ await withPostgresSchema('bench_writes', async (db) => {
     const record = records[next++]!;
     await writer.write([{ row: toRow(record), topics: [...new Set(record.topics)] }]);
   };
-  const contenders = { 'through Knex, one transaction': writeOne(new KnexProofWriter(db.knex)), 'one statement (the registry)': writeOne(new PostgresProofWriter(db.knex)) };
+  const contenders = {
+    'through Knex, one transaction': writeOne(new KnexProofWriter(db.knex)),
+    'one statement (the registry)': writeOne(new PostgresProofWriter(db.knex)),
+  };
   for (const write of Object.values(contenders)) for (let i = 0; i < 20; i++) await write();
   console.log('| single-proof batch on PostgreSQL | ms per batch, each round |\n| --- | --- |');
   const times = new Map<string, string[]>();

@@ -32,7 +32,9 @@ const SKIP_S = Number(process.env.SKIP_S ?? 0);
 
 function profiles(path: string): string[] {
   if (statSync(path).isFile()) return [path];
-  return readdirSync(path).flatMap((name) => profiles(join(path, name))).filter((p) => p.endsWith('.cpuprofile'));
+  return readdirSync(path)
+    .flatMap((name) => profiles(join(path, name)))
+    .filter((p) => p.endsWith('.cpuprofile'));
 }
 
 /** Where a function's code comes from: an npm package, a file of this repository, Node's own code, or V8's pseudo-frames. */
@@ -40,7 +42,12 @@ function origin(url: string, name: string): string {
   if (url === '') return name.startsWith('(') ? name : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return `npm:${pkg[1]}`;
-  if (url.startsWith('node:')) return url.replace(/^node:internal\/(deps\/)?/, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:internal\/(deps\/)?/, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   const repo = /\/(src|bench|test)\/(.*)$/.exec(url);
   return repo ? `${repo[1]}/${repo[2]}` : url;
 }
@@ -72,7 +79,9 @@ function summarize(file: string): void {
   }
   const line = (name: string, us: number) =>
     `  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms${REQUESTS ? `  ${(us / REQUESTS).toFixed(1).padStart(6)} µs/req` : ''}  ${name}`;
-  console.log(`\n${relative(process.cwd(), file)}: ${(busy / 1000).toFixed(0)} ms busy, ${(idle / 1000).toFixed(0)} ms idle${REQUESTS ? `, ${(busy / REQUESTS).toFixed(1)} µs/req busy` : ''}`);
+  console.log(
+    `\n${relative(process.cwd(), file)}: ${(busy / 1000).toFixed(0)} ms busy, ${(idle / 1000).toFixed(0)} ms idle${REQUESTS ? `, ${(busy / REQUESTS).toFixed(1)} µs/req busy` : ''}`,
+  );
   console.log(' by file or package:');
   for (const [name, us] of [...byOrigin].sort((x, y) => y[1] - x[1]).slice(0, TOP)) console.log(line(name, us));
   console.log(' by function:');

@@ -8,7 +8,12 @@ export async function benchProtocolThroughput(): Promise<Array<{ adapter: string
   for (const adapter of ['sodium', 'node', 'tweetnacl'] as const) {
     const protocol = await createProofProtocol({ ed25519: adapter });
     const seed = Uint8Array.from({ length: 32 }, (_, i) => i);
-    const inputs = Array.from({ length: 64 }, (_, i) => ({ taskId: `t${i}`, robotId: 'arm-1', events: twoKilobyteEvents(undefined, i), createdAt: '2026-11-20T10:00:00Z' }));
+    const inputs = Array.from({ length: 64 }, (_, i) => ({
+      taskId: `t${i}`,
+      robotId: 'arm-1',
+      events: twoKilobyteEvents(undefined, i),
+      createdAt: '2026-11-20T10:00:00Z',
+    }));
     const envelopes = inputs.map((input) => protocol.create(input, seed));
     const rate = (fn: (i: number) => void, seconds: number) => {
       for (let i = 0; i < 200; i++) fn(i); // warm up

@@ -21,7 +21,6 @@ const WRITERS = 16;
 const READERS = 8;
 const DB = 'proof_registry_bench_rw';
 
-
 function readers(url: string, headers: Record<string, string>, durationS: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(
@@ -124,9 +123,13 @@ export async function benchReadersAndWriters(): Promise<ReadWriteFigures[]> {
 }
 
 export function printReadersAndWriters(figures: readonly ReadWriteFigures[]): void {
-  console.log(`\n| ${WRITERS} submitting clients | submissions/s with 0 readers | with ${READERS} readers | ratio | reads/s | reads refused |\n| --- | --- | --- | --- | --- | --- |`);
+  console.log(
+    `\n| ${WRITERS} submitting clients | submissions/s with 0 readers | with ${READERS} readers | ratio | reads/s | reads refused |\n| --- | --- | --- | --- | --- | --- |`,
+  );
   for (const f of figures) {
-    console.log(`| ${f.database} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} | ${f.refusedReads} |`);
+    console.log(
+      `| ${f.database} | ${f.alone.toFixed(0)} | ${f.withReaders.toFixed(0)} | ${(f.withReaders / f.alone).toFixed(2)} | ${f.readsPerSec.toFixed(0)} | ${f.refusedReads} |`,
+    );
   }
 }
 

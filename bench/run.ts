@@ -49,11 +49,17 @@ async function quietMachine(before: string): Promise<void> {
 }
 
 function printTwoInstances(two: TwoInstanceFigures): void {
-  console.log(`\n| two registry instances on one PostgreSQL (Redis ${two.redis ?? 'none'}), ${CONNECTIONS} connections each, at once | req/s | p50 ms | p99 ms | non-2xx+errors |`);
+  console.log(
+    `\n| two registry instances on one PostgreSQL (Redis ${two.redis ?? 'none'}), ${CONNECTIONS} connections each, at once | req/s | p50 ms | p99 ms | non-2xx+errors |`,
+  );
   console.log('| --- | ---: | ---: | ---: | ---: |');
-  two.instances.forEach((f, i) => console.log(`| instance ${i + 1} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} |`));
+  two.instances.forEach((f, i) =>
+    console.log(`| instance ${i + 1} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} |`),
+  );
   console.log(`| both | ${fmt(two.aggregatePerSec)} | | | |`);
-  console.log(`\nAfter the run: ${fmt(two.acknowledged)} proofs acknowledged, ${fmt(two.stored)} rows stored for the wallet, ${two.missing} acknowledged and missing, ${two.duplicates} stored twice.`);
+  console.log(
+    `\nAfter the run: ${fmt(two.acknowledged)} proofs acknowledged, ${fmt(two.stored)} rows stored for the wallet, ${two.missing} acknowledged and missing, ${two.duplicates} stored twice.`,
+  );
   if (two.missing > 0 || two.duplicates > 0) throw new Error('two instances: an acknowledged proof is missing or stored twice');
 }
 
@@ -61,7 +67,9 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 const pct = (a: number, b: number, digits = 0) => `${fmt((100 * a) / b, digits)}%`;
 
 async function main(): Promise<void> {
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, maximum rates at ${CONNECTION_COUNTS.join(' and ')} connections; parts: ${[...chosen].join(', ')}`);
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${DURATION_S} s per run, maximum rates at ${CONNECTION_COUNTS.join(' and ')} connections; parts: ${[...chosen].join(', ')}`,
+  );
   const submissionOptions = { durationS: DURATION_S, connectionCounts: CONNECTION_COUNTS, rounds: ROUNDS };
   // First, before this process holds the HTTP runs' request bodies and autocannon's state:
   // the pool's main thread is this process's, and it checks every envelope up to its signature.
@@ -111,7 +119,11 @@ async function main(): Promise<void> {
   if (fleet) {
     console.log('\n| GET /v1/fleet, 5,000 devices, 200,000 proofs | p50 ms | p99 ms |');
     console.log('| --- | ---: | ---: |');
-    for (const [name, f] of [['SQLite', fleet.sqlite], ['PostgreSQL', fleet.postgres]] as const) console.log(`| ${name} | ${fmt(f.overview.p50Ms, 1)} | ${fmt(f.overview.p99Ms, 1)} |`);
+    for (const [name, f] of [
+      ['SQLite', fleet.sqlite],
+      ['PostgreSQL', fleet.postgres],
+    ] as const)
+      console.log(`| ${name} | ${fmt(f.overview.p50Ms, 1)} | ${fmt(f.overview.p99Ms, 1)} |`);
   }
   if (webhooks) printWebhooks(webhooks, webhookOptions);
 }

@@ -47,7 +47,14 @@ export class ScaleLoader {
    * Answers the seconds it took, the CPU seconds of this process (every thread) and the
    * seconds spent waiting for the writer. `every100k`, when given, runs after each 100,000 proofs written.
    */
-  async load(writer: ProofWriter, from: number, to: number, total: number, sample: ProofRecord[], every100k?: () => Promise<void>): Promise<{ seconds: number; cpuSeconds: number; writeSeconds: number }> {
+  async load(
+    writer: ProofWriter,
+    from: number,
+    to: number,
+    total: number,
+    sample: ProofRecord[],
+    every100k?: () => Promise<void>,
+  ): Promise<{ seconds: number; cpuSeconds: number; writeSeconds: number }> {
     const start = performance.now();
     const cpu = process.cpuUsage();
     let writing = 0;
@@ -60,7 +67,15 @@ export class ScaleLoader {
       if (next >= starts.length) return;
       const id = next++;
       const worker = this.workers[id % this.workers.length]!;
-      inFlight.set(id, new Promise((resolve, reject) => (this.pending.set(id, { resolve, reject }), worker.postMessage({ id, from: starts[id]!, to: Math.min(to, starts[id]! + BATCH), total }))));
+      inFlight.set(
+        id,
+        new Promise(
+          (resolve, reject) => (
+            this.pending.set(id, { resolve, reject }),
+            worker.postMessage({ id, from: starts[id]!, to: Math.min(to, starts[id]! + BATCH), total })
+          ),
+        ),
+      );
     };
     for (let k = 0; k < this.workers.length * 2; k++) ask();
     for (let id = 0; id < starts.length; id++) {
@@ -72,10 +87,17 @@ export class ScaleLoader {
       await writer.write(rows);
       writing += performance.now() - writeStart;
       if (every100k !== undefined && id % 250 === 249) await every100k();
-      if (id % 250 === 0) process.stderr.write(`  loaded ${(starts[id]! - from).toLocaleString('en')} of ${(to - from).toLocaleString('en')} (${Math.round((performance.now() - start) / 1000)} s)\n`);
+      if (id % 250 === 0)
+        process.stderr.write(
+          `  loaded ${(starts[id]! - from).toLocaleString('en')} of ${(to - from).toLocaleString('en')} (${Math.round((performance.now() - start) / 1000)} s)\n`,
+        );
     }
     const used = process.cpuUsage(cpu);
-    return { seconds: Math.round((performance.now() - start) / 1000), cpuSeconds: Math.round((used.user + used.system) / 1e6), writeSeconds: Math.round(writing / 1000) };
+    return {
+      seconds: Math.round((performance.now() - start) / 1000),
+      cpuSeconds: Math.round((used.user + used.system) / 1e6),
+      writeSeconds: Math.round(writing / 1000),
+    };
   }
 
   close(): Promise<void> {

@@ -103,7 +103,14 @@ async function prepare(dialect: 'sqlite' | 'postgres', label: string): Promise<T
     const file = path.join(dir, 'registry.sqlite');
     const url = `sqlite:${file}`;
     const db = await openDatabase(url);
-    return { dialect, url, db, file, writer: SqliteProofWriter.onKnex(db.knex), drop: async () => (await db.close(), await rm(dir, { recursive: true, force: true })) };
+    return {
+      dialect,
+      url,
+      db,
+      file,
+      writer: SqliteProofWriter.onKnex(db.knex),
+      drop: async () => (await db.close(), await rm(dir, { recursive: true, force: true })),
+    };
   }
   const schema = uniqueSchemaName(`scale_${label}`);
   const db = await openDatabase(TEST_POSTGRES_URL, { schema, poolSize: 4 });
@@ -165,7 +172,9 @@ async function migrateTimed(db: Database, listed: typeof migrations, applied: Re
  */
 const DEFER = (process.env.SCALE_DEFER ?? '').split(',').filter(Boolean);
 const beforeLoad = migrations.filter((m) => !DEFER.includes(m.name));
-const REMIGRATE = (process.env.SCALE_REMIGRATE ?? (process.env.SCALE_EXISTING === '1' ? '' : migrations[migrations.length - 1]!.name)).split(',').filter(Boolean);
+const REMIGRATE = (process.env.SCALE_REMIGRATE ?? (process.env.SCALE_EXISTING === '1' ? '' : migrations[migrations.length - 1]!.name))
+  .split(',')
+  .filter(Boolean);
 
 /** Rolls back the named migrations, newest first, then applies them again in list order, timing each step. */
 async function remigrateTimed(db: Database, names: readonly string[]): Promise<Record<string, { down: number; up: number }>> {
@@ -190,13 +199,21 @@ interface Latency {
   readonly p99: number;
 }
 
-async function measure(server: ChildServer, wallet: string, request: (i: number) => { method: 'GET' | 'POST'; path: string; body?: unknown }): Promise<Latency & { status: number }> {
+async function measure(
+  server: ChildServer,
+  wallet: string,
+  request: (i: number) => { method: 'GET' | 'POST'; path: string; body?: unknown },
+): Promise<Latency & { status: number }> {
   const times: number[] = [];
   let status = 0;
   for (let i = -WARMUP; i < REQUESTS; i++) {
     const { method, path: p, body } = request(i + WARMUP);
     const start = performance.now();
-    const res = await fetch(server.url + p, { method, headers: { ...authHeaders(wallet), 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const res = await fetch(server.url + p, {
+      method,
+      headers: { ...authHeaders(wallet), 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
     const text = await res.text();
     const ms = performance.now() - start;
     status = res.status;
@@ -252,8 +269,20 @@ function routes(sample: readonly ProofRecord[], logSize: number) {
     ['search offset 0, rare text, with total', search({ offset: 0, text: 'quasar' })],
     ['fleet overview', () => ({ method: 'GET', path: '/v1/fleet' })],
     ['wallet statistics', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}` })],
-    ['series, 30 days by day', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}/series?bucket=day&from=${new Date(END_MS - 30 * DAY).toISOString()}&to=${new Date(END_MS).toISOString()}` })],
-    ['series, 24 hours by hour', () => ({ method: 'GET', path: `/v1/stats/wallet/${BIG}/series?bucket=hour&from=${new Date(END_MS - DAY).toISOString()}&to=${new Date(END_MS).toISOString()}` })],
+    [
+      'series, 30 days by day',
+      () => ({
+        method: 'GET',
+        path: `/v1/stats/wallet/${BIG}/series?bucket=day&from=${new Date(END_MS - 30 * DAY).toISOString()}&to=${new Date(END_MS).toISOString()}`,
+      }),
+    ],
+    [
+      'series, 24 hours by hour',
+      () => ({
+        method: 'GET',
+        path: `/v1/stats/wallet/${BIG}/series?bucket=hour&from=${new Date(END_MS - DAY).toISOString()}&to=${new Date(END_MS).toISOString()}`,
+      }),
+    ],
   );
   // Inclusion proofs of proofs spread over the whole load (the sample runs from the first to
   // the last), of the oldest tenth, and against half the tree (its proofs from the first 40%).
@@ -263,7 +292,10 @@ function routes(sample: readonly ProofRecord[], logSize: number) {
   list.push(
     ['log inclusion proof, latest checkpoint', (i) => ({ method: 'GET', path: `/v1/log/inclusion/${sample[(i * 7919) % sample.length]!.proofId}` })],
     ['log inclusion proof, oldest tenth of the proofs', (i) => ({ method: 'GET', path: `/v1/log/inclusion/${oldest[(i * 7919) % oldest.length]!.proofId}` })],
-    [`log inclusion proof at tree size ${half.toLocaleString('en')}`, (i) => ({ method: 'GET', path: `/v1/log/inclusion/${firstPart[(i * 7919) % firstPart.length]!.proofId}?tree_size=${half}` })],
+    [
+      `log inclusion proof at tree size ${half.toLocaleString('en')}`,
+      (i) => ({ method: 'GET', path: `/v1/log/inclusion/${firstPart[(i * 7919) % firstPart.length]!.proofId}?tree_size=${half}` }),
+    ],
   );
   return list;
 }
@@ -342,7 +374,16 @@ async function submissionRates(empty: ChildServer, loaded: ChildServer, db: Targ
   for (const connections of RATE_CONNECTIONS) {
     const rates = { empty: [] as number[], loaded: [] as number[], emptyP99: [] as number[], loadedP99: [] as number[] };
     for (let round = 0; round < RATE_ROUNDS; round++) {
-      const order: Array<['empty' | 'loaded', ChildServer]> = round % 2 === 0 ? [['empty', empty], ['loaded', loaded]] : [['loaded', loaded], ['empty', empty]];
+      const order: Array<['empty' | 'loaded', ChildServer]> =
+        round % 2 === 0
+          ? [
+              ['empty', empty],
+              ['loaded', loaded],
+            ]
+          : [
+              ['loaded', loaded],
+              ['empty', empty],
+            ];
       for (const [name, server] of order) {
         const figures = await rateSlice(`${connections} connections, round ${round + 1}, ${name}`, server, db, RATE_SLICE_S, 6_000, connections);
         rates[name].push(figures.requestsPerSec);
@@ -351,11 +392,20 @@ async function submissionRates(empty: ChildServer, loaded: ChildServer, db: Targ
     }
     const e = mean(rates.empty);
     const l = mean(rates.loaded);
-    byCount.set(connections, { empty: Math.round(e), loaded: Math.round(l), ratio: Math.round((l / e) * 100) / 100, emptyP99: Math.max(...rates.emptyP99), loadedP99: Math.max(...rates.loadedP99) });
+    byCount.set(connections, {
+      empty: Math.round(e),
+      loaded: Math.round(l),
+      ratio: Math.round((l / e) * 100) / 100,
+      emptyP99: Math.max(...rates.emptyP99),
+      loadedP99: Math.max(...rates.loadedP99),
+    });
   }
   const bestOf = (name: 'empty' | 'loaded') => [...byCount.values()].reduce((a, b) => (b[name] > a[name] ? b : a));
   const [e, l] = [bestOf('empty'), bestOf('loaded')];
-  return { byCount, best: { empty: e.empty, loaded: l.loaded, ratio: Math.round((l.loaded / e.empty) * 100) / 100, emptyP99: e.emptyP99, loadedP99: l.loadedP99 } };
+  return {
+    byCount,
+    best: { empty: e.empty, loaded: l.loaded, ratio: Math.round((l.loaded / e.empty) * 100) / 100, emptyP99: e.emptyP99, loadedP99: l.loadedP99 },
+  };
 }
 
 /**
@@ -365,9 +415,17 @@ async function submissionRates(empty: ChildServer, loaded: ChildServer, db: Targ
  * die away as the pages are written again: the rate of a whole checkpoint cycle, which the
  * short rounds of submissionRates (at whatever point of the cycle they fall) do not give.
  */
-async function sustainedRates(empty: ChildServer, loaded: ChildServer, emptyDb: Target, loadedDb: Target): Promise<{ empty: number; loaded: number; ratio: number }> {
+async function sustainedRates(
+  empty: ChildServer,
+  loaded: ChildServer,
+  emptyDb: Target,
+  loadedDb: Target,
+): Promise<{ empty: number; loaded: number; ratio: number }> {
   const totals = { empty: 0, loaded: 0 };
-  for (const [name, server, db] of [['loaded', loaded, loadedDb], ['empty', empty, emptyDb]] as const) {
+  for (const [name, server, db] of [
+    ['loaded', loaded, loadedDb],
+    ['empty', empty, emptyDb],
+  ] as const) {
     if (db.dialect === 'postgres') await db.db.knex.raw('checkpoint');
     let proofs = 0;
     for (let elapsed = 0; elapsed < SUSTAINED_S; elapsed += SUSTAINED_SLICE_S) {
@@ -423,8 +481,13 @@ async function analyze(t: Target): Promise<void> {
     await t.db.knex.raw('analyze');
     return;
   }
-  const { rows } = (await t.db.knex.raw("select relname from pg_class where relnamespace = ?::regnamespace and relkind = 'r'", [t.schema!])) as { rows: Array<{ relname: string }> };
-  await t.db.knex.raw(`vacuum analyze ${rows.map(() => '??').join(', ')}`, rows.map((r) => `${t.schema!}.${r.relname}`));
+  const { rows } = (await t.db.knex.raw("select relname from pg_class where relnamespace = ?::regnamespace and relkind = 'r'", [t.schema!])) as {
+    rows: Array<{ relname: string }>;
+  };
+  await t.db.knex.raw(
+    `vacuum analyze ${rows.map(() => '??').join(', ')}`,
+    rows.map((r) => `${t.schema!}.${r.relname}`),
+  );
 }
 
 /** Bytes of each table and index, and of the whole database. */
@@ -504,7 +567,10 @@ async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader): Pr
     }
     if (KEEP) {
       const where = (t: Target) => t.file ?? t.schema!;
-      const env = dialect === 'sqlite' ? `SCALE_SQLITE_BIG=${where(run.big)} SCALE_SQLITE_EMPTY=${where(run.empty)}` : `SCALE_PG_BIG=${where(run.big)} SCALE_PG_EMPTY=${where(run.empty)}`;
+      const env =
+        dialect === 'sqlite'
+          ? `SCALE_SQLITE_BIG=${where(run.big)} SCALE_SQLITE_EMPTY=${where(run.empty)}`
+          : `SCALE_PG_BIG=${where(run.big)} SCALE_PG_EMPTY=${where(run.empty)}`;
       console.log(`\nkept; measure with:\nSCALE_EXISTING=1 SCALE_DATABASES=${dialect} ${env} npm run bench:scale`);
       await Promise.all([run.empty.db.close(), run.big.db.close()]);
     }
@@ -516,7 +582,12 @@ async function benchOne(dialect: 'sqlite' | 'postgres', loader: ScaleLoader): Pr
   }
 }
 
-async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; big: Target; migrated: boolean }, size: number, sample: readonly ProofRecord[], applied: ReadonlySet<string>): Promise<void> {
+async function measureAt(
+  run: { dialect: 'sqlite' | 'postgres'; empty: Target; big: Target; migrated: boolean },
+  size: number,
+  sample: readonly ProofRecord[],
+  applied: ReadonlySet<string>,
+): Promise<void> {
   const { dialect, big, empty } = run;
   console.log(`\n## ${dialect}, ${size.toLocaleString('en')} proofs\n`);
   if (!run.migrated) {
@@ -533,7 +604,8 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
     const bytes = await sizes(big);
     console.log(`bytes on disk: ${bytes.total.toLocaleString('en')}, ${Math.round(bytes.total / size).toLocaleString('en')} per proof\n`);
     console.log('| table or index | bytes per proof | share |\n| --- | ---: | ---: |');
-    for (const [name, b] of bytes.parts.filter(([, b]) => b / bytes.total >= 0.005)) console.log(`| ${name} | ${Math.round(b / size)} | ${Math.round((b / bytes.total) * 100)}% |`);
+    for (const [name, b] of bytes.parts.filter(([, b]) => b / bytes.total >= 0.005))
+      console.log(`| ${name} | ${Math.round(b / size)} | ${Math.round((b / bytes.total) * 100)}% |`);
   }
   // The empty database of an earlier run may lack the migrations added since.
   await migrateTimed(empty.db, migrations, await appliedNames(empty.db));
@@ -546,24 +618,36 @@ async function measureAt(run: { dialect: 'sqlite' | 'postgres'; empty: Target; b
     // The routes first: the rate's proofs become the big wallet's newest, none with the scale
     // data's words or topics, and a newest-first search would walk past them first.
     const published = await publishedSize(l.server, leaves);
-    console.log(`\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs; log of ${published.toLocaleString('en')} leaves) | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
+    console.log(
+      `\n| route (big wallet, about ${Math.round(0.6 * size).toLocaleString('en')} proofs; log of ${published.toLocaleString('en')} leaves) | p50 ms | p99 ms |\n| --- | ---: | ---: |`,
+    );
     if (!RATES_ONLY) await measureRoutes(l.server, routes(sample, published));
     if (GAP > 0 && !RATES_ONLY) {
       const t0 = performance.now();
       await writeGap(big.writer, GAP);
-      console.log(`\n${GAP.toLocaleString('en')} newest proofs for the big wallet, without the data's words or topics, written in ${Math.round(performance.now() - t0)} ms`);
+      console.log(
+        `\n${GAP.toLocaleString('en')} newest proofs for the big wallet, without the data's words or topics, written in ${Math.round(performance.now() - t0)} ms`,
+      );
       console.log(`\n| search past ${GAP.toLocaleString('en')} newest proofs without its word or topic | p50 ms | p99 ms |\n| --- | ---: | ---: |`);
-      await measureRoutes(l.server, routes(sample, published).filter(([label]) => /^search (text|task \+ text|topic|offset 0, (rare )?text)/.test(label)));
+      await measureRoutes(
+        l.server,
+        routes(sample, published).filter(([label]) => /^search (text|task \+ text|topic|offset 0, (rare )?text)/.test(label)),
+      );
     }
     if (ROUTES === undefined && SUSTAINED_S > 0) {
       const rate = await sustainedRates(e.server, l.server, empty, big);
-      console.log(`\nsubmissions over HTTP for ${SUSTAINED_S} s each from a checkpoint (${RATE_CONNECTIONS[0]} connections): empty ${rate.empty}/s, loaded ${rate.loaded}/s: ratio ${rate.ratio}`);
+      console.log(
+        `\nsubmissions over HTTP for ${SUSTAINED_S} s each from a checkpoint (${RATE_CONNECTIONS[0]} connections): empty ${rate.empty}/s, loaded ${rate.loaded}/s: ratio ${rate.ratio}`,
+      );
     } else if (ROUTES === undefined) {
       const { byCount, best } = await submissionRates(e.server, l.server, big);
       for (const [connections, rate] of byCount) {
-        console.log(`\nsubmissions over HTTP (${connections} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`);
+        console.log(
+          `\nsubmissions over HTTP (${connections} connections, ${RATE_ROUNDS} rounds of ${RATE_SLICE_S} s each, in turns): empty ${rate.empty}/s (p99 ≤ ${rate.emptyP99} ms), loaded ${rate.loaded}/s (p99 ≤ ${rate.loadedP99} ms): ratio ${rate.ratio}`,
+        );
       }
-      if (byCount.size > 1) console.log(`submissions over HTTP, each server at its best count: empty ${best.empty}/s, loaded ${best.loaded}/s: ratio ${best.ratio}`);
+      if (byCount.size > 1)
+        console.log(`submissions over HTTP, each server at its best count: empty ${best.empty}/s, loaded ${best.loaded}/s: ratio ${best.ratio}`);
     }
   } finally {
     await e.server.stop();
@@ -607,13 +691,21 @@ async function proofCount(db: Database): Promise<number> {
 
 /** The latency routes' sample of a loaded database: proofs of the big wallet, spread over the load. */
 async function sampleOf(db: Database): Promise<ProofRecord[]> {
-  const rows = (await db.knex('proofs').select('proof_id', 'created_at_ms', 'signer_public_key_b64', 'run_id').where('wallet', BIG).whereRaw('id % 997 = 0').orderBy('created_at_ms')) as Array<{
+  const rows = (await db
+    .knex('proofs')
+    .select('proof_id', 'created_at_ms', 'signer_public_key_b64', 'run_id')
+    .where('wallet', BIG)
+    .whereRaw('id % 997 = 0')
+    .orderBy('created_at_ms')) as Array<{
     proof_id: string;
     created_at_ms: number | string;
     signer_public_key_b64: string;
     run_id: string | null;
   }>;
-  return rows.map((r) => ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord);
+  return rows.map(
+    (r) =>
+      ({ proofId: r.proof_id, createdAtMs: Number(r.created_at_ms), signerPublicKeyB64: r.signer_public_key_b64, runId: r.run_id }) as unknown as ProofRecord,
+  );
 }
 
 /** The names of the migrations a database has applied. */

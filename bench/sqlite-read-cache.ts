@@ -29,7 +29,7 @@ const SETTINGS: ReadonlyArray<{ label: string; pragma: string }> = [
   { label: '16 MB page cache', pragma: 'PRAGMA cache_size = -16000' },
   { label: '64 MB page cache', pragma: 'PRAGMA cache_size = -64000' },
   { label: '256 MB page cache', pragma: 'PRAGMA cache_size = -256000' },
-  { label: 'memory map of 2 GB (the build\'s largest), 2 MB page cache', pragma: 'PRAGMA mmap_size = 2000000000' },
+  { label: "memory map of 2 GB (the build's largest), 2 MB page cache", pragma: 'PRAGMA mmap_size = 2000000000' },
 ];
 
 const all = <T>(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> =>

@@ -48,7 +48,9 @@ try {
     const wallMs = performance.now() - wall0;
     const read = readFromDisk() - read0;
     const frames = await walCheckpoint(FILE, 'PASSIVE');
-    console.log(`| ${i + 1} | ${((cpu.user + cpu.system) / proofs).toFixed(0)} | ${((wallMs * 1000) / proofs).toFixed(0)} | ${(frames / proofs).toFixed(1)} | ${(read / 1024 / proofs).toFixed(1)} |`);
+    console.log(
+      `| ${i + 1} | ${((cpu.user + cpu.system) / proofs).toFixed(0)} | ${((wallMs * 1000) / proofs).toFixed(0)} | ${(frames / proofs).toFixed(1)} | ${(read / 1024 / proofs).toFixed(1)} |`,
+    );
   }
 } finally {
   await writer.close();

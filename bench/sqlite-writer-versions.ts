@@ -25,7 +25,16 @@ const base: WriterClass =
   process.env.SAME === '1'
     ? SqliteProofWriter
     : ((await import(resolve(process.env.BASE ?? '', 'src/adapters/sql/sqlite-proof-writer.js'))) as { SqliteProofWriter: WriterClass }).SqliteProofWriter;
-const places: Array<[string, WriterClass]> = process.env.SWAP === '1' ? [['this', SqliteProofWriter], ['base', base]] : [['base', base], ['this', SqliteProofWriter]];
+const places: Array<[string, WriterClass]> =
+  process.env.SWAP === '1'
+    ? [
+        ['this', SqliteProofWriter],
+        ['base', base],
+      ]
+    : [
+        ['base', base],
+        ['this', SqliteProofWriter],
+      ];
 
 const BATCH = Number(process.env.BATCH ?? 10);
 const pending = pendingRows(10);
@@ -53,6 +62,8 @@ for (let r = 0; r < rounds; r++) {
 }
 const n = rounds * 20 * BATCH;
 const [first, second] = places.map(([name]) => name);
-console.log(`batch ${BATCH}: first (${first}) ${(cpu[0]! / n).toFixed(0)} µs/proof, second (${second}) ${(cpu[1]! / n).toFixed(0)} µs/proof, second/first ${((100 * cpu[1]!) / cpu[0]!).toFixed(1)}%`);
+console.log(
+  `batch ${BATCH}: first (${first}) ${(cpu[0]! / n).toFixed(0)} µs/proof, second (${second}) ${(cpu[1]! / n).toFixed(0)} µs/proof, second/first ${((100 * cpu[1]!) / cpu[0]!).toFixed(1)}%`,
+);
 for (const w of writers) await w.close();
 rmSync(dir, { recursive: true, force: true });

@@ -86,7 +86,10 @@ console.log(`${PROOFS.toLocaleString('en-US')} proofs a run into a file holding 
 console.log('| batch | checkpoints | CPU µs/proof | wall µs/proof | WAL frames/proof |');
 console.log('| ---: | --- | ---: | ---: | ---: |');
 for (const batchSize of [1, 10, 50]) {
-  for (const [label, everyCommits] of [['none', Number.MAX_SAFE_INTEGER], ['every 16 commits', 16]] as const) {
+  for (const [label, everyCommits] of [
+    ['none', Number.MAX_SAFE_INTEGER],
+    ['every 16 commits', 16],
+  ] as const) {
     const r = await measure(batchSize, everyCommits);
     console.log(`| ${batchSize} | ${label} | ${r.cpuUs.toFixed(0)} | ${r.wallUs.toFixed(0)} | ${r.frames === null ? '' : r.frames.toFixed(1)} |`);
   }

@@ -65,11 +65,27 @@ interface Bodies {
  * 500 req/s loads. The durable ceiling writes to `durableUrl`, on the same database server or
  * disk as the registry, with the same SQLITE_SYNCHRONOUS.
  */
-async function onDatabase(o: SubmissionOptions, databaseUrl: string, durableUrl: string, env: Record<string, string>, bodies: Bodies, ceiling: Contender): Promise<SubmitFigures> {
+async function onDatabase(
+  o: SubmissionOptions,
+  databaseUrl: string,
+  durableUrl: string,
+  env: Record<string, string>,
+  bodies: Bodies,
+  ceiling: Contender,
+): Promise<SubmitFigures> {
   const CONNECTIONS = o.connectionCounts[0]!;
   const { wallet, secretKey } = fundWallet(databaseUrl);
-  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000', ...env });
-  const durableServer = await startChildServer('./servers/durable-ceiling-server.ts', { DURABLE_DATABASE_URL: durableUrl, DURABLE_SYNCHRONOUS: process.env.SQLITE_SYNCHRONOUS ?? 'full' });
+  const server = await startChildServer('./servers/registry-server.ts', {
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MIN: '1000000',
+    WALLET_RATE_LIMIT_PER_MIN: '1000000',
+    ...env,
+  });
+  const durableServer = await startChildServer('./servers/durable-ceiling-server.ts', {
+    DURABLE_DATABASE_URL: durableUrl,
+    DURABLE_SYNCHRONOUS: process.env.SQLITE_SYNCHRONOUS ?? 'full',
+  });
   try {
     await load({ url: durableServer.url, path: '/', headers: {}, bodies: bodies.warmUp, connections: CONNECTIONS, durationS: WARM_UP_S });
     const { key } = await createApiKey(server.url, wallet, secretKey);
@@ -84,11 +100,34 @@ async function onDatabase(o: SubmissionOptions, databaseUrl: string, durableUrl:
       if (maxRates.length > 0) await quietMachine(`the maximum rate at ${connections} connections`);
       const turns = await interleaved([ceiling, registry, durable], { rounds: o.rounds, sliceS: o.durationS / o.rounds, connections });
       const durableRatios = turns.roundRates.map((rates) => rates[1]! / rates[2]!);
-      maxRates.push({ connections, ceiling: turns.figures[0]!, max: turns.figures[1]!, durable: turns.figures[2]!, roundRatios: turns.roundRatios, durableRatios });
+      maxRates.push({
+        connections,
+        ceiling: turns.figures[0]!,
+        max: turns.figures[1]!,
+        durable: turns.figures[2]!,
+        roundRatios: turns.roundRatios,
+        durableRatios,
+      });
     }
     await quietMachine('500 req/s');
-    const at500 = await pacedLoad({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.paced, connections: CONNECTIONS, durationS: o.durationS, rate: 500 });
-    const at500Bursts = await load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies.bursts, connections: CONNECTIONS, durationS: o.durationS, rate: 500 });
+    const at500 = await pacedLoad({
+      url: server.url,
+      path: '/v1/proofs',
+      headers,
+      bodies: bodies.paced,
+      connections: CONNECTIONS,
+      durationS: o.durationS,
+      rate: 500,
+    });
+    const at500Bursts = await load({
+      url: server.url,
+      path: '/v1/proofs',
+      headers,
+      bodies: bodies.bursts,
+      connections: CONNECTIONS,
+      durationS: o.durationS,
+      rate: 500,
+    });
     return { maxRates, at500, at500Bursts };
   } finally {
     await server.stop();
@@ -120,7 +159,14 @@ export async function benchSubmissions(o: SubmissionOptions): Promise<Submission
     let sqlite: SubmitFigures;
     try {
       await quietMachine('the SQLite runs');
-      sqlite = await onDatabase(o, `sqlite:${join(dir, 'registry.sqlite')}`, `sqlite:${join(dir, 'durable-ceiling.sqlite')}`, { DATA_DIR: dir }, bodies, ceiling);
+      sqlite = await onDatabase(
+        o,
+        `sqlite:${join(dir, 'registry.sqlite')}`,
+        `sqlite:${join(dir, 'durable-ceiling.sqlite')}`,
+        { DATA_DIR: dir },
+        bodies,
+        ceiling,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -145,14 +191,33 @@ export function printSubmissions({ sqlite, postgres }: SubmissionFigures, o: Sub
       : ' | | ';
   const row = (name: string, f: LoadFigures | CostedFigures, note = '', durableNote = '') =>
     `| ${name} | ${fmt(f.requestsPerSec)} | ${fmt(f.p50Ms, 1)} | ${fmt(f.p99Ms, 1)} | ${f.non2xx + f.errors} | ${note} | ${durableNote} | ${cost(f)} |`;
-  console.log('\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling | vs durable ceiling | server CPU µs/req | load generator CPU µs/req | machine busy |');
+  console.log(
+    '\n| POST /v1/proofs (2 KB proofs) | req/s | p50 ms | p99 ms | non-2xx+errors | vs ceiling | vs durable ceiling | server CPU µs/req | load generator CPU µs/req | machine busy |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |');
   const spread = (ratios: readonly number[]) => `${pct(Math.min(...ratios), 1)}–${pct(Math.max(...ratios), 1)}`;
-  for (const [name, f] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as const) {
+  for (const [name, f] of [
+    ['SQLite', sqlite],
+    ['PostgreSQL', postgres],
+  ] as const) {
     for (const m of f.maxRates) {
       console.log(row(`ceiling: bare node:http, parse + verify, ${m.connections} connections, in turns with ${name}`, m.ceiling, '100%'));
-      console.log(row(`durable ceiling: the ceiling + grouped insert into ${name}, ${m.connections} connections`, m.durable, pct(m.durable.requestsPerSec, m.ceiling.requestsPerSec, 1), '100%'));
-      console.log(row(`registry on ${name}, max rate, ${m.connections} connections`, m.max, pct(m.max.requestsPerSec, m.ceiling.requestsPerSec, 1), pct(m.max.requestsPerSec, m.durable.requestsPerSec, 1)));
+      console.log(
+        row(
+          `durable ceiling: the ceiling + grouped insert into ${name}, ${m.connections} connections`,
+          m.durable,
+          pct(m.durable.requestsPerSec, m.ceiling.requestsPerSec, 1),
+          '100%',
+        ),
+      );
+      console.log(
+        row(
+          `registry on ${name}, max rate, ${m.connections} connections`,
+          m.max,
+          pct(m.max.requestsPerSec, m.ceiling.requestsPerSec, 1),
+          pct(m.max.requestsPerSec, m.durable.requestsPerSec, 1),
+        ),
+      );
     }
     console.log(row(`registry on ${name}, 500 req/s, one every 2 ms`, f.at500));
     console.log(row(`registry on ${name}, 500 req/s in bursts (autocannon)`, f.at500Bursts));
@@ -163,14 +228,17 @@ export function printSubmissions({ sqlite, postgres }: SubmissionFigures, o: Sub
   );
   console.log(
     `\nMaximum rates are measured in turns: ${o.rounds} rounds of ${fmt(o.durationS / o.rounds, 1)} s for each server at each connection count, each idle while another runs, ` +
-      'so that all see the same machine (its speed drifts within minutes). Each ratio is against the other server\'s slices of the same rounds.',
+      "so that all see the same machine (its speed drifts within minutes). Each ratio is against the other server's slices of the same rounds.",
   );
   console.log(
     '\n| maximum rate, each server at its best connection count | registry req/s | ceiling req/s | durable ceiling req/s | vs ceiling | vs durable ceiling | ' +
       "rounds at the registry's best count, vs each | p99 ms registry / durable ceiling |",
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |');
-  for (const [name, f] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as const) {
+  for (const [name, f] of [
+    ['SQLite', sqlite],
+    ['PostgreSQL', postgres],
+  ] as const) {
     const best = (pick: (m: MaxFigures) => CostedFigures) => f.maxRates.reduce((a, b) => (pick(b).requestsPerSec > pick(a).requestsPerSec ? b : a));
     const registryBest = best((m) => m.max);
     const ceilingBest = best((m) => m.ceiling);
@@ -182,5 +250,7 @@ export function printSubmissions({ sqlite, postgres }: SubmissionFigures, o: Sub
         `${spread(registryBest.roundRatios)}; ${spread(registryBest.durableRatios)} | ${fmt(registryBest.max.p99Ms, 1)} / ${fmt(durableBest.durable.p99Ms, 1)} |`,
     );
   }
-  console.log('\nCPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.');
+  console.log(
+    '\nCPU per request at the maximum rate: the server process (all its threads, not the PostgreSQL processes) and this process (autocannon); machine busy counts everything, on all cores.',
+  );
 }

@@ -30,7 +30,14 @@ export async function benchSynchronous(o: { rounds: number; sliceS: number; conn
       const dir = dirs[i]!;
       const databaseUrl = `sqlite:${join(dir, 'registry.sqlite')}`;
       const { wallet, secretKey } = fundWallet(databaseUrl);
-      const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'error', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000', SQLITE_SYNCHRONOUS: mode });
+      const server = await startChildServer('./servers/registry-server.ts', {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dir,
+        LOG_LEVEL: 'error',
+        RATE_LIMIT_PER_MIN: '1000000',
+        WALLET_RATE_LIMIT_PER_MIN: '1000000',
+        SQLITE_SYNCHRONOUS: mode,
+      });
       servers.push(server);
       const { key } = await createApiKey(server.url, wallet, secretKey);
       const bodies = fleetProofBodies(Math.ceil(o.rounds * o.sliceS * 6_000), `bench-synchronous-${mode}`);
@@ -40,7 +47,11 @@ export async function benchSynchronous(o: { rounds: number; sliceS: number; conn
     for (const [i, f] of turns.figures.entries()) {
       if (f.non2xx + f.errors > 0) throw new Error(`the ${modes[i]} server answered ${f.non2xx} non-2xx and ${f.errors} errors of ${f.total} submissions`);
     }
-    const pick = (i: number) => ({ requestsPerSec: turns.figures[i]!.requestsPerSec, p99Ms: turns.figures[i]!.p99Ms, serverCpuUs: turns.figures[i]!.serverCpuUs });
+    const pick = (i: number) => ({
+      requestsPerSec: turns.figures[i]!.requestsPerSec,
+      p99Ms: turns.figures[i]!.p99Ms,
+      serverCpuUs: turns.figures[i]!.serverCpuUs,
+    });
     return { normal: pick(0), full: pick(1), ratios: turns.roundRatios };
   } finally {
     for (const s of servers) await s.stop();
@@ -52,11 +63,17 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 const pct = (r: number) => `${fmt(100 * r, 1)}%`;
 
 export function printSynchronous(f: SynchronousFigures, o: { rounds: number; sliceS: number; connections: number }): void {
-  console.log(`\n| SQLite, acknowledged once on disk or not, ${o.connections} connections, ${o.rounds} rounds of ${fmt(o.sliceS, 1)} s in turns | req/s | p99 ms | server CPU µs/req |`);
+  console.log(
+    `\n| SQLite, acknowledged once on disk or not, ${o.connections} connections, ${o.rounds} rounds of ${fmt(o.sliceS, 1)} s in turns | req/s | p99 ms | server CPU µs/req |`,
+  );
   console.log('| --- | ---: | ---: | ---: |');
   const cpu = (us: number | null) => (us === null ? 'n/a' : fmt(us));
-  console.log(`| SQLITE_SYNCHRONOUS=normal: synced at checkpoints | ${fmt(f.normal.requestsPerSec)} | ${fmt(f.normal.p99Ms, 1)} | ${cpu(f.normal.serverCpuUs)} |`);
-  console.log(`| SQLITE_SYNCHRONOUS=full (default): synced at each group commit | ${fmt(f.full.requestsPerSec)} | ${fmt(f.full.p99Ms, 1)} | ${cpu(f.full.serverCpuUs)} |`);
+  console.log(
+    `| SQLITE_SYNCHRONOUS=normal: synced at checkpoints | ${fmt(f.normal.requestsPerSec)} | ${fmt(f.normal.p99Ms, 1)} | ${cpu(f.normal.serverCpuUs)} |`,
+  );
+  console.log(
+    `| SQLITE_SYNCHRONOUS=full (default): synced at each group commit | ${fmt(f.full.requestsPerSec)} | ${fmt(f.full.p99Ms, 1)} | ${cpu(f.full.serverCpuUs)} |`,
+  );
   console.log(`\nfull vs normal: ${pct(f.full.requestsPerSec / f.normal.requestsPerSec)} (rounds ${f.ratios.map(pct).join(', ')})`);
 }
 

@@ -54,7 +54,13 @@ function threadTimes(pid: number): Map<number, ThreadTimes> {
 }
 
 const CPU_FIELDS = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'] as const;
-const machineTicks = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 1 + CPU_FIELDS.length).map(Number);
+const machineTicks = () =>
+  readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1, 1 + CPU_FIELDS.length)
+    .map(Number);
 const processIo = (pid: number) =>
   Object.fromEntries(
     readFileSync(`/proc/${pid}/io`, 'utf8')
@@ -66,18 +72,39 @@ const processIo = (pid: number) =>
 
 async function start(which: string, dir: string): Promise<{ server: ChildServer; path: string; headers: Record<string, string> }> {
   if (which === 'ceiling') return { server: await startChildServer('./servers/ceiling-server.ts'), path: '/', headers: {} };
-  if (which === 'durable') return { server: await startChildServer('./servers/durable-ceiling-server.ts', { DURABLE_DATABASE_URL: `sqlite:${join(dir, 'durable.sqlite')}` }), path: '/', headers: {} };
+  if (which === 'durable')
+    return {
+      server: await startChildServer('./servers/durable-ceiling-server.ts', { DURABLE_DATABASE_URL: `sqlite:${join(dir, 'durable.sqlite')}` }),
+      path: '/',
+      headers: {},
+    };
   if (which !== 'registry') throw new Error(`SERVERS takes registry, ceiling and durable, not ${which}`);
   const databaseUrl = `sqlite:${join(dir, 'registry.sqlite')}`;
   const { wallet, secretKey } = fundWallet(databaseUrl);
-  const server = await startChildServer('./servers/registry-server.ts', { DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000' });
+  const server = await startChildServer('./servers/registry-server.ts', {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MIN: '1000000',
+    WALLET_RATE_LIMIT_PER_MIN: '1000000',
+  });
   const { key } = await createApiKey(server.url, wallet, secretKey);
   return { server, path: '/v1/proofs', headers: { authorization: `Bearer ${key}`, 'x-wallet-address': wallet } };
 }
 
-function report(which: string, figures: LoadFigures, before: Map<number, ThreadTimes>, after: Map<number, ThreadTimes>, pid: number, ticks: number[], io: Record<string, number>): void {
+function report(
+  which: string,
+  figures: LoadFigures,
+  before: Map<number, ThreadTimes>,
+  after: Map<number, ThreadTimes>,
+  pid: number,
+  ticks: number[],
+  io: Record<string, number>,
+): void {
   const perRequest = (seconds: number) => ((seconds * 1e6) / figures.total).toFixed(0);
-  console.log(`\n${which}: ${Math.round(figures.requestsPerSec).toLocaleString('en-US')} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.non2xx + figures.errors} non-2xx or errors`);
+  console.log(
+    `\n${which}: ${Math.round(figures.requestsPerSec).toLocaleString('en-US')} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.non2xx + figures.errors} non-2xx or errors`,
+  );
   console.log('| thread | nice | share of a core | CPU µs/req | waiting for a core | waits/s | mean wait µs |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const rows = [...after].map(([tid, t]) => {
@@ -95,7 +122,9 @@ function report(which: string, figures: LoadFigures, before: Map<number, ThreadT
   console.log(`| all threads | | ${((100 * total) / DURATION_S).toFixed(0)}% | ${perRequest(total)} | | | |`);
   const sum = ticks.reduce((a, b) => a + b, 0);
   console.log(`machine: ${CPU_FIELDS.map((name, i) => `${name} ${((100 * ticks[i]!) / sum).toFixed(1)}%`).join(', ')}`);
-  console.log(`server file and socket I/O per request: ${(io.wchar! / figures.total / 1024).toFixed(1)} KiB written in ${(io.syscw! / figures.total).toFixed(1)} calls, ${(io.rchar! / figures.total / 1024).toFixed(1)} KiB read in ${(io.syscr! / figures.total).toFixed(1)} calls`);
+  console.log(
+    `server file and socket I/O per request: ${(io.wchar! / figures.total / 1024).toFixed(1)} KiB written in ${(io.syscw! / figures.total).toFixed(1)} calls, ${(io.rchar! / figures.total / 1024).toFixed(1)} KiB read in ${(io.syscr! / figures.total).toFixed(1)} calls`,
+  );
 }
 
 console.log(`${DURATION_S} s per run, ${CONNECTIONS} connections, after a 2 s warm-up`);
@@ -113,7 +142,15 @@ for (const [k, which] of SERVERS.entries()) {
     const figures = await load({ url: server.url, path, headers, bodies, reuseBodies, connections: CONNECTIONS, durationS: DURATION_S });
     const [threads1, ticks1, io1] = [threadTimes(pid), machineTicks(), processIo(pid)];
     const io = Object.fromEntries(Object.keys(io1).map((k) => [k, io1[k]! - io0[k]!]));
-    report(which, figures, threads0, threads1, pid, ticks1.map((t, i) => t - ticks0[i]!), io);
+    report(
+      which,
+      figures,
+      threads0,
+      threads1,
+      pid,
+      ticks1.map((t, i) => t - ticks0[i]!),
+      io,
+    );
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

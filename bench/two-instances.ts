@@ -27,10 +27,22 @@ export interface TwoInstanceFigures {
  * once, distinct proofs. After the run the database is read: every proof an instance
  * acknowledged must be stored, and no proof id twice.
  */
-export async function benchTwoInstances(databaseUrl: string, bodies: readonly [string[], string[]], connections: number, durationS: number): Promise<TwoInstanceFigures> {
+export async function benchTwoInstances(
+  databaseUrl: string,
+  bodies: readonly [string[], string[]],
+  connections: number,
+  durationS: number,
+): Promise<TwoInstanceFigures> {
   const redis = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const { wallet, secretKey } = fundWallet(databaseUrl);
-  const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis, JWT_SECRET: 'bench-secret-bench-secret-bench-secret!', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '1000000', WALLET_RATE_LIMIT_PER_MIN: '1000000' };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret!',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MIN: '1000000',
+    WALLET_RATE_LIMIT_PER_MIN: '1000000',
+  };
   const servers: ChildServer[] = [];
   try {
     servers.push(await startChildServer('./servers/registry-server.ts', env));
@@ -41,14 +53,18 @@ export async function benchTwoInstances(databaseUrl: string, bodies: readonly [s
     const onResponse = (status: number, body: string) => {
       if (status === 200) acknowledged.add((JSON.parse(body) as { proof_id: string }).proof_id);
     };
-    const instances = await Promise.all(servers.map((server, i) => load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies[i]!, connections, durationS, onResponse })));
+    const instances = await Promise.all(
+      servers.map((server, i) => load({ url: server.url, path: '/v1/proofs', headers, bodies: bodies[i]!, connections, durationS, onResponse })),
+    );
     // Answers still on their way when autocannon stopped are not counted as acknowledged; wait for them to be stored.
     await Promise.all(servers.map((server) => server.stop()));
     servers.length = 0;
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const rows = (await client.query<{ proof_id: string; n: string }>('select proof_id, count(*) as n from proofs where wallet = $1 group by proof_id', [wallet])).rows;
+      const rows = (
+        await client.query<{ proof_id: string; n: string }>('select proof_id, count(*) as n from proofs where wallet = $1 group by proof_id', [wallet])
+      ).rows;
       const stored = new Set(rows.map((r) => r.proof_id));
       return {
         instances,
@@ -85,7 +101,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     const bodies = [fleetProofBodies(durationS * 5_000, 'two-a'), fleetProofBodies(durationS * 5_000, 'two-b')] as const;
     const two = await benchTwoInstances(url.toString(), [bodies[0], bodies[1]], connections, durationS);
-    console.log(JSON.stringify({ ...two, instances: two.instances.map((f) => ({ requestsPerSec: f.requestsPerSec, p99Ms: f.p99Ms, non2xx: f.non2xx, errors: f.errors })) }, null, 1));
+    console.log(
+      JSON.stringify(
+        { ...two, instances: two.instances.map((f) => ({ requestsPerSec: f.requestsPerSec, p99Ms: f.p99Ms, non2xx: f.non2xx, errors: f.errors })) },
+        null,
+        1,
+      ),
+    );
   } finally {
     await statements(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }

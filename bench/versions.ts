@@ -27,7 +27,10 @@ import { adminQueries, createApiKey, PG_ADMIN_URL } from './provision.js';
  * database's own processes serving the bench database is given too. PROFILE_DIR=dir writes a CPU profile
  * of each server's threads into dir/<checkout> (`--cpu-prof`), summed by `bench/profile-summary.ts`.
  */
-const VERSIONS = (process.env.VERSIONS ?? '').split(',').filter((v) => v !== '').map((v) => resolve(v));
+const VERSIONS = (process.env.VERSIONS ?? '')
+  .split(',')
+  .filter((v) => v !== '')
+  .map((v) => resolve(v));
 const DB = process.env.DB ?? 'sqlite';
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const SLICE_S = Number(process.env.SLICE_S ?? 3);
@@ -36,12 +39,16 @@ const WARM_UP_S = Number(process.env.WARM_UP_S ?? 3);
 const PROFILE_DIR = process.env.PROFILE_DIR;
 /** Settings of one server only, as `NAME=value NAME=value`. */
 const ONE_SERVER_ENV = [process.env.ENV_A, process.env.ENV_B].map((text) =>
-  Object.fromEntries((text ?? '').split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  Object.fromEntries(
+    (text ?? '')
+      .split(' ')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  ),
 );
 
 if (VERSIONS.length !== 2) throw new Error('VERSIONS must name two checkouts, comma-separated');
 if (DB !== 'sqlite' && DB !== 'postgres') throw new Error('DB is sqlite or postgres');
-
 
 /** A wallet with tokens on the checkout's own local ledger, set through its own CLI. */
 function fundWallet(dir: string, databaseUrl: string): { wallet: string; secretKey: Uint8Array } {
@@ -116,7 +123,8 @@ async function startVersion(dir: string, k: number, bodies: readonly string[]): 
   return { label, database, idleCpu: 0, server, contender, cleanUp };
 }
 
-const fmt = (n: number | null, digits = 0) => (n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (n: number | null, digits = 0) =>
+  n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const versions: Version[] = [];
@@ -135,7 +143,9 @@ async function main(): Promise<void> {
     console.log(`${DB}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SLICE_S} s each, in turns (A then B, B then A, …)`);
     console.log(`A = ${VERSIONS[0]} ${process.env.ENV_A ?? ''}\nB = ${VERSIONS[1]} ${process.env.ENV_B ?? ''}`);
     console.log(`idle server CPU: A ${fmt(a.idleCpu * 1000, 1)} ms/s, B ${fmt(b.idleCpu * 1000, 1)} ms/s\n`);
-    console.log('| round | A req/s | B req/s | A server CPU µs/req | B server CPU µs/req | A marginal | B marginal | B/A marginal | A database CPU µs/req | B database CPU µs/req | A non-2xx | B non-2xx |');
+    console.log(
+      '| round | A req/s | B req/s | A server CPU µs/req | B server CPU µs/req | A marginal | B marginal | B/A marginal | A database CPU µs/req | B database CPU µs/req | A non-2xx | B non-2xx |',
+    );
     console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     const all: CostedFigures[][] = [[], []];
     const marginals: number[][] = [[], []];
@@ -145,7 +155,10 @@ async function main(): Promise<void> {
       const db0 = [databaseCpuSeconds(a.database), databaseCpuSeconds(b.database)];
       const turn = await interleaved(pair, { rounds: 1, sliceS: SLICE_S, connections: CONNECTIONS, settleMaxMs: 1_000 });
       const [fa, fb] = round % 2 === 0 ? [turn.figures[0]!, turn.figures[1]!] : [turn.figures[1]!, turn.figures[0]!];
-      const dbUs = [(1e6 * (databaseCpuSeconds(a.database) - db0[0]!)) / Math.max(1, fa.total), (1e6 * (databaseCpuSeconds(b.database) - db0[1]!)) / Math.max(1, fb.total)];
+      const dbUs = [
+        (1e6 * (databaseCpuSeconds(a.database) - db0[0]!)) / Math.max(1, fa.total),
+        (1e6 * (databaseCpuSeconds(b.database) - db0[1]!)) / Math.max(1, fb.total),
+      ];
       const [ma, mb] = [marginal(a, fa), marginal(b, fb)];
       all[0]!.push(fa);
       all[1]!.push(fb);
@@ -170,9 +183,15 @@ async function main(): Promise<void> {
     const sb = sum(all[1]!);
     const [mA, mB] = [median(marginals[0]!), median(marginals[1]!)];
     const ahead = marginals[0]!.filter((m, i) => marginals[1]![i]! < m).length;
-    console.log(`\nA: ${fmt(sa.rate)} req/s on average, ${fmt(sa.cpuUs)} µs/req over all rounds (median of rounds ${fmt(sa.median)}, marginal ${fmt(mA)}${a.database ? `, database ${fmt(median(databaseUs[0]!))}` : ''})`);
-    console.log(`B: ${fmt(sb.rate)} req/s on average, ${fmt(sb.cpuUs)} µs/req over all rounds (median of rounds ${fmt(sb.median)}, marginal ${fmt(mB)}${b.database ? `, database ${fmt(median(databaseUs[1]!))}` : ''})`);
-    console.log(`B/A: rate ${fmt((100 * sb.rate) / sa.rate, 1)}%, CPU per request ${fmt((100 * sb.cpuUs) / sa.cpuUs, 1)}%, marginal (medians) ${fmt((100 * mB) / mA, 1)}%; B spent less marginal CPU a request in ${ahead} of ${ROUNDS} rounds`);
+    console.log(
+      `\nA: ${fmt(sa.rate)} req/s on average, ${fmt(sa.cpuUs)} µs/req over all rounds (median of rounds ${fmt(sa.median)}, marginal ${fmt(mA)}${a.database ? `, database ${fmt(median(databaseUs[0]!))}` : ''})`,
+    );
+    console.log(
+      `B: ${fmt(sb.rate)} req/s on average, ${fmt(sb.cpuUs)} µs/req over all rounds (median of rounds ${fmt(sb.median)}, marginal ${fmt(mB)}${b.database ? `, database ${fmt(median(databaseUs[1]!))}` : ''})`,
+    );
+    console.log(
+      `B/A: rate ${fmt((100 * sb.rate) / sa.rate, 1)}%, CPU per request ${fmt((100 * sb.cpuUs) / sa.cpuUs, 1)}%, marginal (medians) ${fmt((100 * mB) / mA, 1)}%; B spent less marginal CPU a request in ${ahead} of ${ROUNDS} rounds`,
+    );
   } finally {
     for (const v of versions) {
       await v.server.stop();

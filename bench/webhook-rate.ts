@@ -2,7 +2,19 @@ import { threadCpuSeconds } from './child-server.js';
 import { fleetProofBodies } from './fleet-proofs.js';
 import { interleaved, type Contender, type CostedFigures } from './interleaved.js';
 import { deliveryFigures, type Latency } from './webhook-deliveries.js';
-import { Acknowledgements, DELIVERY_WARM_UP_RATE, quietMachine, startBenchRegistry, startReceiver, subscribe, unsubscribe, warmUp, type BenchDatabase, type BenchRegistry, type WarmUp } from './webhook-setup.js';
+import {
+  Acknowledgements,
+  DELIVERY_WARM_UP_RATE,
+  quietMachine,
+  startBenchRegistry,
+  startReceiver,
+  subscribe,
+  unsubscribe,
+  warmUp,
+  type BenchDatabase,
+  type BenchRegistry,
+  type WarmUp,
+} from './webhook-setup.js';
 
 /** One slice of the subscribed registry, and the deliveries of what it acknowledged in it. */
 export interface RateSlice {
@@ -122,15 +134,32 @@ export async function benchWebhookRate(database: BenchDatabase, o: RateOptions, 
         }
       };
       const contenders: [Contender, Contender] = [
-        { server: none.server, path: '/v1/proofs', headers: none.headers, bodies, cursor: cursors[0]!, onResponse: acks[0].onResponse, afterSlice: async () => void acks[0].take() },
+        {
+          server: none.server,
+          path: '/v1/proofs',
+          headers: none.headers,
+          bodies,
+          cursor: cursors[0]!,
+          onResponse: acks[0].onResponse,
+          afterSlice: async () => void acks[0].take(),
+        },
         { server: subscribed.server, path: '/v1/proofs', headers: subscribed.headers, bodies, cursor: cursors[1]!, onResponse: acks[1].onResponse, afterSlice },
       ];
       const turns = await interleaved(contenders, { rounds: o.rounds, sliceS: o.sliceS, connections });
-      results.push({ database, connections, none: turns.figures[0]!, subscribed: turns.figures[1]!, roundRatios: turns.roundRatios, slices, receiverCpuUs: null });
+      results.push({
+        database,
+        connections,
+        none: turns.figures[0]!,
+        subscribed: turns.figures[1]!,
+        roundRatios: turns.roundRatios,
+        slices,
+        receiverCpuUs: null,
+      });
     }
     // A refused request costs next to nothing: a rate with any in it is not a submission rate, and says so.
     for (const [i, a] of acks.entries()) {
-      if (a.refused > 0) warnings.push(`${database}: the ${i === 0 ? 'unsubscribed' : 'subscribed'} registry answered ${a.refused} submissions with something other than 200`);
+      if (a.refused > 0)
+        warnings.push(`${database}: the ${i === 0 ? 'unsubscribed' : 'subscribed'} registry answered ${a.refused} submissions with something other than 200`);
     }
     const receiverCpu1 = receiver.server.cpuSeconds();
     const deliveries = receiver.arrivals.all.length - delivered0;

@@ -79,7 +79,10 @@ export async function storedProofs(databaseUrl: string, proofIds: readonly strin
   try {
     let stored = 0;
     for (let i = 0; i < proofIds.length; i += 500) {
-      const [row] = (await db.knex('proofs').whereIn('proof_id', proofIds.slice(i, i + 500)).count({ n: '*' })) as Array<{ n: number | string }>;
+      const [row] = (await db
+        .knex('proofs')
+        .whereIn('proof_id', proofIds.slice(i, i + 500))
+        .count({ n: '*' })) as Array<{ n: number | string }>;
       stored += Number(row?.n ?? 0);
     }
     return stored;
@@ -185,7 +188,8 @@ export async function warmUp(registry: BenchRegistry, w: WarmUp, receiver?: { se
   const subscription = await subscribe(registry, receiver.server.url);
   const acks = new Acknowledgements();
   await pacedLoad({ ...target, bodies: w.paced, durationS: w.paced.length / DELIVERY_WARM_UP_RATE, rate: DELIVERY_WARM_UP_RATE, onResponse: acks.onResponse });
-  if (!(await receiver.arrivals.waitFor(acks.take(), w.drainMaxS * 1000))) throw new Error(`the warm-up's deliveries did not all arrive within ${w.drainMaxS} s`);
+  if (!(await receiver.arrivals.waitFor(acks.take(), w.drainMaxS * 1000)))
+    throw new Error(`the warm-up's deliveries did not all arrive within ${w.drainMaxS} s`);
   await checkSignature(receiver.server.url, subscription.secret);
   return subscription;
 }

@@ -5,7 +5,16 @@ import type { LoadFigures } from './http-load.js';
 import { pacedLoad } from './paced-load.js';
 import { deliveryFigures, type DeliveryFigures } from './webhook-deliveries.js';
 import { benchWebhookRate, type RateFigures, type RateOptions } from './webhook-rate.js';
-import { Acknowledgements, DELIVERY_WARM_UP_RATE, quietMachine, startBenchRegistry, startReceiver, storedProofs, warmUp, type BenchDatabase } from './webhook-setup.js';
+import {
+  Acknowledgements,
+  DELIVERY_WARM_UP_RATE,
+  quietMachine,
+  startBenchRegistry,
+  startReceiver,
+  storedProofs,
+  warmUp,
+  type BenchDatabase,
+} from './webhook-setup.js';
 
 /**
  * Events and webhooks (part of `npm run bench`; alone: `npx tsx bench/webhooks.ts`):
@@ -56,11 +65,22 @@ export async function benchWebhookLatency(rate: number, pollMs: number, o: Webho
     await warmUp(registry, { connections, warmUpS: o.warmUpS, closed, paced, drainMaxS: o.drainMaxS }, receiver);
     await quietMachine(`webhook latency at ${rate}/s, EVENT_POLL_MS=${pollMs}`, warnings);
     const acks = new Acknowledgements();
-    const figures = await pacedLoad({ url: registry.server.url, path: '/v1/proofs', headers: registry.headers, connections, bodies, durationS: o.durationS, rate, onResponse: acks.onResponse });
+    const figures = await pacedLoad({
+      url: registry.server.url,
+      path: '/v1/proofs',
+      headers: registry.headers,
+      connections,
+      bodies,
+      durationS: o.durationS,
+      rate,
+      onResponse: acks.onResponse,
+    });
     const endMs = Date.now();
     const acknowledged = acks.take();
     if (!(await receiver.arrivals.waitFor(acknowledged, o.latencyDrainMaxS * 1000))) {
-      warnings.push(`${rate}/s, EVENT_POLL_MS=${pollMs}: the bench stopped waiting for the deliveries ${fmt((Date.now() - endMs) / 1000)} s after the load (limit ${o.latencyDrainMaxS} s, or a minute without one)`);
+      warnings.push(
+        `${rate}/s, EVENT_POLL_MS=${pollMs}: the bench stopped waiting for the deliveries ${fmt((Date.now() - endMs) / 1000)} s after the load (limit ${o.latencyDrainMaxS} s, or a minute without one)`,
+      );
     }
     // A moment more, so that a late second delivery of one would be counted.
     await new Promise((resolve) => setTimeout(resolve, 2 * pollMs + 500));
@@ -70,7 +90,14 @@ export async function benchWebhookLatency(rate: number, pollMs: number, o: Webho
     await registry.server.stop();
     const notStored = acknowledged.length - (await storedProofs(registry.databaseUrl, acknowledged));
     if (acks.refused > 0) warnings.push(`${rate}/s, EVENT_POLL_MS=${pollMs}: ${acks.refused} submissions answered other than 200`);
-    return { rate, pollMs, load: figures, deliveries, drainMs: deliveries.lastArrivalMs === null ? 0 : Math.max(0, deliveries.lastArrivalMs - endMs), notStored };
+    return {
+      rate,
+      pollMs,
+      load: figures,
+      deliveries,
+      drainMs: deliveries.lastArrivalMs === null ? 0 : Math.max(0, deliveries.lastArrivalMs - endMs),
+      notStored,
+    };
   } finally {
     await registry.close();
     await receiver.server.stop();
@@ -113,7 +140,8 @@ export function printWebhooks(w: WebhookFigures, o: WebhookOptions): void {
     const after = sum(r.slices.map((s) => s.deliveredAfter)) / waitedS;
     // The slices' CPU and the waits' over the proofs: what a proof costs once delivered, known when every slice drained.
     const drainCpuS = r.slices.every((s) => s.drainMs !== null && s.drainCpuS !== null) ? sum(r.slices.map((s) => s.drainCpuS!)) : null;
-    const withDeliveries = r.subscribed.serverCpuUs === null || drainCpuS === null ? null : r.subscribed.serverCpuUs + (drainCpuS * 1e6) / sum(r.slices.map((s) => s.acknowledged));
+    const withDeliveries =
+      r.subscribed.serverCpuUs === null || drainCpuS === null ? null : r.subscribed.serverCpuUs + (drainCpuS * 1e6) / sum(r.slices.map((s) => s.acknowledged));
     console.log(
       `| ${r.database}, ${r.connections} connections | ${fmt(r.none.requestsPerSec)} | ${fmt(r.subscribed.requestsPerSec)} | **${pct(r.subscribed.requestsPerSec, r.none.requestsPerSec)}** | ${r.roundRatios.map((x) => pct(x, 1)).join(', ')} | ` +
         `${fmt(during)} / ${fmt(after)} | ${r.slices.filter((s) => s.drainMs !== null).length} of ${r.slices.length} | ${cpu(r.none.serverCpuUs)} / ${cpu(r.subscribed.serverCpuUs)} / ${cpu(withDeliveries)} | ${cpu(r.receiverCpuUs)} | ${r.none.non2xx + r.none.errors} / ${r.subscribed.non2xx + r.subscribed.errors} |`,
@@ -138,7 +166,9 @@ export function printWebhooks(w: WebhookFigures, o: WebhookOptions): void {
   console.log(
     `\nAfter each subscribed slice the bench waits up to ${o.drainMaxS} s for its deliveries; what is left then is deleted with the endpoint, which is made anew, so that no delivery work lands on the other registry's slice. Latency over the delivered ones only.`,
   );
-  console.log(`\n| webhook delivery, open loop for ${o.durationS} s, SQLite, one endpoint | acknowledged | received | missing | duplicates | latency p50 ms | p99 ms | max ms | behind at the load's end | drained after | submissions p50 / p99 ms | non-2xx+errors | acknowledged, not stored |`);
+  console.log(
+    `\n| webhook delivery, open loop for ${o.durationS} s, SQLite, one endpoint | acknowledged | received | missing | duplicates | latency p50 ms | p99 ms | max ms | behind at the load's end | drained after | submissions p50 / p99 ms | non-2xx+errors | acknowledged, not stored |`,
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
   for (const l of w.latencies) {
     const d = l.deliveries;
@@ -151,7 +181,10 @@ export function printWebhooks(w: WebhookFigures, o: WebhookOptions): void {
   console.log("\nLatency: the receiver's arrival time less the event's `timestamp` (the proof's received_at), both this machine's clock, whole milliseconds.");
   for (const warning of w.warnings) console.log(`warning: ${warning}`);
   const failed = w.latencies.filter((l) => l.deliveries.missing > 0 || l.notStored > 0);
-  if (failed.length > 0) throw new Error(`webhooks: acknowledged proofs never delivered, or not stored, at ${failed.map((l) => `${l.rate}/s, EVENT_POLL_MS=${l.pollMs}`).join('; ')}`);
+  if (failed.length > 0)
+    throw new Error(
+      `webhooks: acknowledged proofs never delivered, or not stored, at ${failed.map((l) => `${l.rate}/s, EVENT_POLL_MS=${l.pollMs}`).join('; ')}`,
+    );
 }
 
 /** The options as `npm run bench` sets them, from the same environment variables. */
@@ -176,7 +209,9 @@ export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Web
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const o = webhookOptionsFromEnv();
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${o.durationS} s per run, maximum rates at ${o.connectionCounts.join(' and ')} connections; ${new Date().toISOString()}`);
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${o.durationS} s per run, maximum rates at ${o.connectionCounts.join(' and ')} connections; ${new Date().toISOString()}`,
+  );
   const figures = await benchWebhooks(o);
   printWebhooks(figures, o);
 }

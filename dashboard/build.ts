@@ -30,7 +30,12 @@ async function sourceHash(): Promise<string> {
   };
   await walk(SRC);
   files.push(fileURLToPath(import.meta.url), path.join(root, '..', 'package-lock.json'));
-  for (const f of files.sort()) hash.update(path.relative(root, f)).update('\0').update(await readFile(f).catch(() => Buffer.alloc(0))).update('\0');
+  for (const f of files.sort())
+    hash
+      .update(path.relative(root, f))
+      .update('\0')
+      .update(await readFile(f).catch(() => Buffer.alloc(0)))
+      .update('\0');
   return hash.digest('hex');
 }
 

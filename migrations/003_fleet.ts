@@ -12,8 +12,7 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   const postgres = knex.client.dialect === 'postgresql';
-  const bytewise = (t: Knex.CreateTableBuilder, column: string) =>
-    postgres ? t.specificType(column, 'text collate "C"') : t.text(column);
+  const bytewise = (t: Knex.CreateTableBuilder, column: string) => (postgres ? t.specificType(column, 'text collate "C"') : t.text(column));
 
   await knex.schema.createTable('device_groups', (t) => {
     t.text('wallet').notNullable();

@@ -74,7 +74,10 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('first_activity_ms').nullable();
     t.bigInteger('last_activity_ms').nullable();
   });
-  for (const [table, column] of [['wallet_task_counts', 'task_id'], ['wallet_robot_counts', 'robot_id']] as const) {
+  for (const [table, column] of [
+    ['wallet_task_counts', 'task_id'],
+    ['wallet_robot_counts', 'robot_id'],
+  ] as const) {
     await knex.schema.createTable(table, (t) => {
       t.text('wallet').notNullable();
       bytewise(t, column).notNullable();
@@ -134,6 +137,17 @@ export async function down(knex: Knex): Promise<void> {
     for (const c of ['hidden_at_ms', 'sort_order', 'description', 'device_type']) t.dropColumn(c);
   });
   await knex.schema.alterTable('device_health', (t) => {
-    for (const c of ['cpu_temperature', 'memory_used_mb', 'memory_total_mb', 'battery_charging', 'disk_percent', 'network_connected', 'network_type', 'custom_metrics', 'status_derived']) t.dropColumn(c);
+    for (const c of [
+      'cpu_temperature',
+      'memory_used_mb',
+      'memory_total_mb',
+      'battery_charging',
+      'disk_percent',
+      'network_connected',
+      'network_type',
+      'custom_metrics',
+      'status_derived',
+    ])
+      t.dropColumn(c);
   });
 }

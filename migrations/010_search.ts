@@ -30,7 +30,9 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw("create virtual table proofs_fts using fts5(search_text, content='proofs', content_rowid='id', tokenize='trigram case_sensitive 1')");
     await knex.raw("insert into proofs_fts (proofs_fts) values ('rebuild')");
     // Proofs are never changed; a deleted one (only tests delete) leaves the index too.
-    await knex.raw('create trigger proofs_fts_insert after insert on proofs begin insert into proofs_fts (rowid, search_text) values (new.id, new.search_text); end');
+    await knex.raw(
+      'create trigger proofs_fts_insert after insert on proofs begin insert into proofs_fts (rowid, search_text) values (new.id, new.search_text); end',
+    );
     await knex.raw(
       "create trigger proofs_fts_delete after delete on proofs begin insert into proofs_fts (proofs_fts, rowid, search_text) values ('delete', old.id, old.search_text); end",
     );
@@ -44,7 +46,8 @@ export async function up(knex: Knex): Promise<void> {
  */
 async function trigramSchema(knex: Knex): Promise<string> {
   const installed = async () =>
-    ((await knex.raw("select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'")) as { rows: Array<{ schema: string }> }).rows[0]?.schema;
+    ((await knex.raw("select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'")) as { rows: Array<{ schema: string }> })
+      .rows[0]?.schema;
   const found = await installed();
   if (found !== undefined) return found.replace(/^"|"$/g, '');
   // Migrators of several schemas may get here at once: one creates it, the others then see it.

@@ -24,14 +24,26 @@ const floorSql = (ms: string, unit: number) => `${ms} - ((${ms} % ${unit}) + ${u
 export async function up(knex: Knex): Promise<void> {
   const postgres = knex.client.dialect === 'postgresql';
   if (postgres) {
-    await knex.raw('create table wallet_proof_hours (wallet text not null, hour_ms bigint not null, proof_count bigint not null default 0, primary key (wallet, hour_ms))');
-    await knex.raw('create table wallet_robot_hours (wallet text not null, hour_ms bigint not null, robot_id text collate "C" not null, primary key (wallet, hour_ms, robot_id))');
-    await knex.raw('create table wallet_robot_days (wallet text not null, day_ms bigint not null, robot_id text collate "C" not null, primary key (wallet, day_ms, robot_id))');
+    await knex.raw(
+      'create table wallet_proof_hours (wallet text not null, hour_ms bigint not null, proof_count bigint not null default 0, primary key (wallet, hour_ms))',
+    );
+    await knex.raw(
+      'create table wallet_robot_hours (wallet text not null, hour_ms bigint not null, robot_id text collate "C" not null, primary key (wallet, hour_ms, robot_id))',
+    );
+    await knex.raw(
+      'create table wallet_robot_days (wallet text not null, day_ms bigint not null, robot_id text collate "C" not null, primary key (wallet, day_ms, robot_id))',
+    );
   } else {
     // WITHOUT ROWID: each row is its primary key's entry, stored once.
-    await knex.raw('create table wallet_proof_hours (wallet text not null, hour_ms bigint not null, proof_count bigint not null default 0, primary key (wallet, hour_ms)) without rowid');
-    await knex.raw('create table wallet_robot_hours (wallet text not null, hour_ms bigint not null, robot_id text not null, primary key (wallet, hour_ms, robot_id)) without rowid');
-    await knex.raw('create table wallet_robot_days (wallet text not null, day_ms bigint not null, robot_id text not null, primary key (wallet, day_ms, robot_id)) without rowid');
+    await knex.raw(
+      'create table wallet_proof_hours (wallet text not null, hour_ms bigint not null, proof_count bigint not null default 0, primary key (wallet, hour_ms)) without rowid',
+    );
+    await knex.raw(
+      'create table wallet_robot_hours (wallet text not null, hour_ms bigint not null, robot_id text not null, primary key (wallet, hour_ms, robot_id)) without rowid',
+    );
+    await knex.raw(
+      'create table wallet_robot_days (wallet text not null, day_ms bigint not null, robot_id text not null, primary key (wallet, day_ms, robot_id)) without rowid',
+    );
   }
   const [{ last }] = (await knex('proofs').max({ last: 'id' })) as [{ last: number | string | null }];
   const lastId = Number(last ?? 0);

@@ -37,7 +37,9 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw('drop table proof_topics');
     await knex.raw('alter table proof_topics_next rename to proof_topics');
     await knex.raw('alter table proof_topics add constraint proof_topics_wallet_topic primary key (wallet_id, topic, created_at_ms, proof_pk)');
-    await knex.raw('alter table proof_topics add constraint proof_topics_proof_pk_fkey foreign key (proof_pk) references proofs (id) on delete cascade not valid');
+    await knex.raw(
+      'alter table proof_topics add constraint proof_topics_proof_pk_fkey foreign key (proof_pk) references proofs (id) on delete cascade not valid',
+    );
     await knex.raw('alter table proof_topics validate constraint proof_topics_proof_pk_fkey');
     return;
   }

@@ -158,9 +158,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   const publicOrigin = url('PUBLIC_ORIGIN', ['http:', 'https:']) ?? 'http://localhost:8080';
   const solanaRpcUrl = url('SOLANA_RPC_URL', ['http:', 'https:']);
   const sqliteSynchronous = str('SQLITE_SYNCHRONOUS', 'full').toLowerCase();
-  if (sqliteSynchronous !== 'full' && sqliteSynchronous !== 'normal') problems.push(`SQLITE_SYNCHRONOUS must be full or normal (got "${env.SQLITE_SYNCHRONOUS}")`);
+  if (sqliteSynchronous !== 'full' && sqliteSynchronous !== 'normal')
+    problems.push(`SQLITE_SYNCHRONOUS must be full or normal (got "${env.SQLITE_SYNCHRONOUS}")`);
   const logLevel = str('LOG_LEVEL', 'info');
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   const mint = str('ACCESS_TOKEN_MINT', LOCAL_ACCESS_MINT);
   if (!isWalletAddress(mint)) problems.push(`ACCESS_TOKEN_MINT must be a base58 Solana address (got "${mint}")`);
   const jwtSecret = opt('JWT_SECRET');
@@ -243,7 +245,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');
   // The origin names the note key too: a space or a plus sign would make notes nobody can read.
-  if (!/^[^\s+]+$/u.test(config.logOrigin) || [...config.logOrigin].some((c) => c.charCodeAt(0) < 0x20)) problems.push(`LOG_ORIGIN must be one word with no spaces, plus signs or control characters (got "${config.logOrigin}")`);
+  if (!/^[^\s+]+$/u.test(config.logOrigin) || [...config.logOrigin].some((c) => c.charCodeAt(0) < 0x20))
+    problems.push(`LOG_ORIGIN must be one word with no spaces, plus signs or control characters (got "${config.logOrigin}")`);
   if (config.deviceOfflineAfterS < config.deviceOnlineWindowS) problems.push('DEVICE_OFFLINE_AFTER_S must not be shorter than DEVICE_ONLINE_WINDOW_S');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

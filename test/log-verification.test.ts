@@ -1,7 +1,14 @@
 import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import { readFileSync } from 'node:fs';
-import { logLeafHash, openCheckpoint, verifyConsistencyProof, verifyInclusionAnswer, verifyInclusionProof, type InclusionAnswerJson } from '../src/log-verification.js';
+import {
+  logLeafHash,
+  openCheckpoint,
+  verifyConsistencyProof,
+  verifyInclusionAnswer,
+  verifyInclusionProof,
+  type InclusionAnswerJson,
+} from '../src/log-verification.js';
 import { formatVerifierKey, verifierKeyOf } from '../src/domain/log/verifier-key.js';
 import { aLog, ed, right } from './support/log-app.js';
 import { hex, leafData, sha, unhex } from './support/log.js';
@@ -47,7 +54,9 @@ test('an inclusion answer that was changed, or for another leaf or key, is refus
   t.like(verifyInclusionAnswer({ ...answer, log_index: 776 }, log.key.vkey), { left: { _tag: 'RootMismatch' } });
   t.like(verifyInclusionAnswer({ ...answer, tree_size: 999 }, log.key.vkey), { left: { _tag: 'CheckpointSizeMismatch', treeSize: 999, checkpointSize: 1000 } });
   t.like(verifyInclusionAnswer({ ...answer, hashes: answer.hashes.slice(1) }, log.key.vkey), { left: { _tag: 'ProofLengthWrong' } });
-  t.like(verifyInclusionAnswer({ ...answer, checkpoint: answer.checkpoint.replace('\n1000\n', '\n1001\n') }, log.key.vkey), { left: { _tag: 'SignatureInvalid' } });
+  t.like(verifyInclusionAnswer({ ...answer, checkpoint: answer.checkpoint.replace('\n1000\n', '\n1001\n') }, log.key.vkey), {
+    left: { _tag: 'SignatureInvalid' },
+  });
   t.like(verifyInclusionAnswer({ ...answer, leaf_hash: answer.leaf_hash.toUpperCase() }, log.key.vkey), { left: { _tag: 'MalformedAnswer' } });
   t.like(verifyInclusionAnswer(answer, otherKey), { left: { _tag: 'NoSignatureByKey' } });
   t.like(verifyInclusionAnswer(answer, log.key.vkey.slice(0, -2)), { left: { _tag: 'MalformedVerifierKey' } });

@@ -37,7 +37,10 @@ try {
     cpuS = (target.server.cpuSeconds() ?? NaN) - cpuBefore;
   });
   // The server's CPU time (all its threads) per attacking request: what each costs it, whatever else the machine runs.
-  report('access-check flood', figures, { answers: JSON.stringify(Object.fromEntries(statuses)), 'server CPU per request': `${((cpuS * 1000) / OWNERS).toFixed(2)} ms` });
+  report('access-check flood', figures, {
+    answers: JSON.stringify(Object.fromEntries(statuses)),
+    'server CPU per request': `${((cpuS * 1000) / OWNERS).toFixed(2)} ms`,
+  });
 } finally {
   await target.close();
 }

@@ -76,7 +76,13 @@ export interface AttackFigures {
 /** Runs `attack` while the probes (bench/attacks/probes.ts, a process of their own) run; stops them when it settles. */
 export async function duringAttack(target: Target, attack: () => Promise<void>): Promise<AttackFigures> {
   const probes = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./probes.ts', import.meta.url))], {
-    env: { ...process.env, PROBE_URL: target.server.url, PROBE_PROOF_ID: target.victimProofId, PROBE_KEY: target.victim.key, PROBE_WALLET: target.victim.wallet },
+    env: {
+      ...process.env,
+      PROBE_URL: target.server.url,
+      PROBE_PROOF_ID: target.victimProofId,
+      PROBE_KEY: target.victim.key,
+      PROBE_WALLET: target.victim.wallet,
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: probes.stdout! })[Symbol.asyncIterator]();
@@ -92,7 +98,14 @@ export async function duringAttack(target: Target, attack: () => Promise<void>):
     probes.stdin!.end();
   }
   const { health, reads, failed } = JSON.parse(await next()) as ProbeResults;
-  return { healthP50Ms: quantile(health, 0.5), healthP99Ms: p99(health), victimReadP99Ms: p99(reads), probes: health.length + reads.length + failed, failedProbes: failed, peakRssMb: peakRssMb(target.server.pid) };
+  return {
+    healthP50Ms: quantile(health, 0.5),
+    healthP99Ms: p99(health),
+    victimReadP99Ms: p99(reads),
+    probes: health.length + reads.length + failed,
+    failedProbes: failed,
+    peakRssMb: peakRssMb(target.server.pid),
+  };
 }
 
 export function report(name: string, figures: AttackFigures, extra: Record<string, unknown> = {}): void {
@@ -100,6 +113,10 @@ export function report(name: string, figures: AttackFigures, extra: Record<strin
   console.log(
     `${name}: /health p50 ${f(figures.healthP50Ms)} ms, p99 ${f(figures.healthP99Ms)} ms, victim read p99 ${f(figures.victimReadP99Ms)} ms, ` +
       `${figures.failedProbes} of ${figures.probes} probes failed, peak RSS ${f(figures.peakRssMb)} MB` +
-      (Object.keys(extra).length ? `; ${Object.entries(extra).map(([k, v]) => `${k} ${String(v)}`).join(', ')}` : ''),
+      (Object.keys(extra).length
+        ? `; ${Object.entries(extra)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', ')}`
+        : ''),
   );
 }

@@ -35,8 +35,9 @@ async function sqliteStore(file: string): Promise<Store & { writers: number }> {
   });
   const synchronous = (process.env.DURABLE_SYNCHRONOUS ?? 'full') === 'normal' ? 'NORMAL' : 'FULL';
   await new Promise<void>((resolve, reject) =>
-    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; CREATE TABLE IF NOT EXISTS proofs (proof_id TEXT PRIMARY KEY, envelope TEXT NOT NULL)`, (err) =>
-      err ? reject(err) : resolve(),
+    db.exec(
+      `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; CREATE TABLE IF NOT EXISTS proofs (proof_id TEXT PRIMARY KEY, envelope TEXT NOT NULL)`,
+      (err) => (err ? reject(err) : resolve()),
     ),
   );
   const statements = new Map<number, sqlite3.Statement>();

@@ -16,7 +16,12 @@ export interface Line {
 }
 
 /** The views of the feed, as the Activity page's filter names them. */
-export const KINDS = { proofs: ['proof.accepted', 'proof.logged'], refusals: ['proof.rejected'], devices: ['device.status_changed'], keys: ['key.created', 'key.updated', 'key.deleted'] } as const;
+export const KINDS = {
+  proofs: ['proof.accepted', 'proof.logged'],
+  refusals: ['proof.rejected'],
+  devices: ['device.status_changed'],
+  keys: ['key.created', 'key.updated', 'key.deleted'],
+} as const;
 export type Kind = keyof typeof KINDS;
 
 const CHECKS: Record<string, string> = {
@@ -55,7 +60,13 @@ export function describeEvent(e: RegistryEvent): Line {
       const task = text(d['task_id']);
       return {
         tone: 'good',
-        parts: ['Proof ', proof(String(d['proof_id'])), ' accepted', ...(robot ? [' from ', device(robot)] : [' (no robot_id)']), leaf === null ? '' : ` (leaf ${leaf})`],
+        parts: [
+          'Proof ',
+          proof(String(d['proof_id'])),
+          ' accepted',
+          ...(robot ? [' from ', device(robot)] : [' (no robot_id)']),
+          leaf === null ? '' : ` (leaf ${leaf})`,
+        ],
         ...(task ? { detail: `Task ${task}` } : {}),
       };
     }
@@ -65,12 +76,22 @@ export function describeEvent(e: RegistryEvent): Line {
       const detail = text(d['detail']) ?? text(d['code']) ?? '';
       return {
         tone: 'bad',
-        parts: [check ? `Submission refused: ${CHECKS[check] ?? check} check failed` : 'Submission refused: it could not be stored', ...(robot ? [' (from ', device(robot), ')'] : [])],
+        parts: [
+          check ? `Submission refused: ${CHECKS[check] ?? check} check failed` : 'Submission refused: it could not be stored',
+          ...(robot ? [' (from ', device(robot), ')'] : []),
+        ],
         detail: [detail, text(d['task_id']) ? `task ${text(d['task_id'])}` : null].filter(Boolean).join(' · '),
       };
     }
     case 'proof.logged':
-      return { tone: 'info', parts: ['Proof ', proof(String(d['proof_id'])), ` is in the transparency log at index ${num(d['log_index']) ?? '?'} (tree size ${num(d['tree_size']) ?? '?'})`] };
+      return {
+        tone: 'info',
+        parts: [
+          'Proof ',
+          proof(String(d['proof_id'])),
+          ` is in the transparency log at index ${num(d['log_index']) ?? '?'} (tree size ${num(d['tree_size']) ?? '?'})`,
+        ],
+      };
     case 'device.status_changed': {
       const id = String(d['device_id']);
       const to = String(d['to']);
@@ -78,10 +99,16 @@ export function describeEvent(e: RegistryEvent): Line {
       if (from === null) return { tone: 'info', parts: ['New device ', device(id), ` (${to})`] };
       if (d['why'] === 'silence') {
         const silent = Date.parse(e.timestamp) - Date.parse(String(d['last_seen_at']));
-        return { tone: to === 'offline' ? 'bad' : 'warn', parts: [device(id), ` went ${to}`, Number.isFinite(silent) ? ` (silent for ${fmtSpan(silent)})` : ''] };
+        return {
+          tone: to === 'offline' ? 'bad' : 'warn',
+          parts: [device(id), ` went ${to}`, Number.isFinite(silent) ? ` (silent for ${fmtSpan(silent)})` : ''],
+        };
       }
       const cause = d['why'] === 'proof' ? 'with a new proof' : 'after a health report';
-      return { tone: WORSE.has(to) ? (to === 'error' ? 'bad' : 'warn') : 'good', parts: [device(id), to === 'online' && from === 'offline' ? ' is back online' : ` is now ${to}`, ` (was ${from}, ${cause})`] };
+      return {
+        tone: WORSE.has(to) ? (to === 'error' ? 'bad' : 'warn') : 'good',
+        parts: [device(id), to === 'online' && from === 'offline' ? ' is back online' : ` is now ${to}`, ` (was ${from}, ${cause})`],
+      };
     }
     case 'key.created':
       return { tone: 'info', parts: [`API key “${text(d['name']) ?? '?'}” created (${text(d['prefix']) ?? ''}…)`] };

@@ -182,7 +182,10 @@ class LiveEvents {
       this.failures = 0;
       this.set({ ...this.snap, state: { kind: 'live' } });
       if (!resumed) this.emit('resync');
-      const parser = sseParser({ message: (m) => this.receive(m.data), retry: (ms) => (this.retryMs = Math.min(Math.max(ms, 500), MAX_DELAY_MS)) }, this.lastId);
+      const parser = sseParser(
+        { message: (m) => this.receive(m.data), retry: (ms) => (this.retryMs = Math.min(Math.max(ms, 500), MAX_DELAY_MS)) },
+        this.lastId,
+      );
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       listen();
       for (;;) {

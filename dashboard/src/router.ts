@@ -9,7 +9,10 @@ export interface Place {
   readonly params: URLSearchParams;
 }
 
-const read = (): Place => ({ path: location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '', params: new URLSearchParams(location.search) });
+const read = (): Place => ({
+  path: location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '',
+  params: new URLSearchParams(location.search),
+});
 
 const listeners = new Set<() => void>();
 window.addEventListener('popstate', () => listeners.forEach((l) => l()));

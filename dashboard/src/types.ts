@@ -188,5 +188,13 @@ export interface Delivery {
 }
 
 export interface DeliveryDetail extends Delivery {
-  attempts_log: Array<{ attempt: number; at: string; status_code: number | null; latency_ms: number; error: string | null; response_excerpt: string; trigger: 'scheduled' | 'manual' }>;
+  attempts_log: Array<{
+    attempt: number;
+    at: string;
+    status_code: number | null;
+    latency_ms: number;
+    error: string | null;
+    response_excerpt: string;
+    trigger: 'scheduled' | 'manual';
+  }>;
 }

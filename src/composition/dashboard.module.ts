@@ -13,8 +13,11 @@ import { provide } from './token.js';
 const module = new ContainerModule(({ bind }) => {
   provide(bind, DASHBOARD.ProofSeries, [CORE.Database], (database) => new KnexProofSeries(database));
   // Refusals come from the proofs slice, which counts them as SubmitProof refuses.
-  provide(bind, DASHBOARD.GetActivitySeries, [DASHBOARD.ProofSeries, PROOFS.RejectionLog, PROOFS.Rejections, CORE.Clock], (series, log, pending, clock) =>
-    new GetActivitySeries(series, log, pending, clock),
+  provide(
+    bind,
+    DASHBOARD.GetActivitySeries,
+    [DASHBOARD.ProofSeries, PROOFS.RejectionLog, PROOFS.Rejections, CORE.Clock],
+    (series, log, pending, clock) => new GetActivitySeries(series, log, pending, clock),
   );
   provide(bind, DASHBOARD.Routes, [DASHBOARD.GetActivitySeries, CORE.Config], (series, config) => [
     ...seriesRoutes({ series }),

@@ -86,7 +86,9 @@ export class EventJobs {
 
   async stop(): Promise<void> {
     await Promise.all(this.loops.map((loop) => loop.stop()));
-    await this.p.deliver.drain().catch((err: unknown) => this.p.logger.error({ err }, 'recording webhook attempts failed at stop; their claims run out and they are tried again'));
+    await this.p.deliver
+      .drain()
+      .catch((err: unknown) => this.p.logger.error({ err }, 'recording webhook attempts failed at stop; their claims run out and they are tried again'));
     await this.p.lease.release(LEASE, this.p.holder).catch(() => undefined);
   }
 

@@ -56,7 +56,12 @@ const module = new ContainerModule(({ bind }) => {
     return transport;
   });
   provide(bind, EVENTS.Signer, [], () => ({ header: signatureHeader }));
-  provide(bind, EVENTS.Renderer, [LOG.Tree, LOG.Checkpoints, LOG.Sha256], (tree, checkpoints, sha) => new EventRenderer(new TreeLoggedProofs(tree, checkpoints, sha)));
+  provide(
+    bind,
+    EVENTS.Renderer,
+    [LOG.Tree, LOG.Checkpoints, LOG.Sha256],
+    (tree, checkpoints, sha) => new EventRenderer(new TreeLoggedProofs(tree, checkpoints, sha)),
+  );
   provide(bind, EVENTS.Hub, [EVENTS.Log], (log) => new EventHub(log));
   provide(bind, EVENTS.Closing, [CORE.Lifecycle], (lifecycle) => lifecycle.closing);
 
@@ -72,9 +77,24 @@ const module = new ContainerModule(({ bind }) => {
     EVENTS.Deliver,
     [EVENTS.Queue, EVENTS.Webhooks, EVENTS.Transport, EVENTS.Signer, EVENTS.Renderer, CORE.Clock, CORE.Config, CORE.Metrics],
     (queue, endpoints, transport, signer, renderer, clock, config, metrics) => {
-      const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome (succeeded, retry, gone, failed: no attempt left).', labelNames: ['outcome'], registers: [metrics.registry] });
-      const latency = new Histogram({ name: 'webhook_attempt_seconds', help: 'Time a receiver took to answer a delivery attempt.', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15], registers: [metrics.registry] });
-      const lag = new Histogram({ name: 'webhook_delivery_lag_seconds', help: 'From an event to its successful delivery.', buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 300, 3600], registers: [metrics.registry] });
+      const attempts = new Counter({
+        name: 'webhook_attempts_total',
+        help: 'Webhook delivery attempts by outcome (succeeded, retry, gone, failed: no attempt left).',
+        labelNames: ['outcome'],
+        registers: [metrics.registry],
+      });
+      const latency = new Histogram({
+        name: 'webhook_attempt_seconds',
+        help: 'Time a receiver took to answer a delivery attempt.',
+        buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+        registers: [metrics.registry],
+      });
+      const lag = new Histogram({
+        name: 'webhook_delivery_lag_seconds',
+        help: 'From an event to its successful delivery.',
+        buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 300, 3600],
+        registers: [metrics.registry],
+      });
       return new DeliverWebhooks(
         queue,
         endpoints,
@@ -102,14 +122,30 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     EVENTS.Jobs,
-    [EVENTS.Lease, EVENTS.Log, EVENTS.Webhooks, EVENTS.Queue, EVENTS.Devices, EVENTS.Deliver, EVENTS.Hub, LOG.Checkpoints, CORE.Clock, CORE.Config, CORE.Logger, CORE.Lifecycle],
+    [
+      EVENTS.Lease,
+      EVENTS.Log,
+      EVENTS.Webhooks,
+      EVENTS.Queue,
+      EVENTS.Devices,
+      EVENTS.Deliver,
+      EVENTS.Hub,
+      LOG.Checkpoints,
+      CORE.Clock,
+      CORE.Config,
+      CORE.Logger,
+      CORE.Lifecycle,
+    ],
     (lease, log, endpoints, queue, devices, deliver, hub, checkpoints, clock, config, logger, lifecycle) => {
       const jobs = new EventJobs({
         lease,
         holder: `${hostname()}:${path.resolve(config.dataDir)}`,
         fanOut: new FanOutEvents(log, endpoints, queue, clock),
         announce: new AnnounceLoggedProofs(log, checkpoints, clock),
-        sweep: new SweepDeviceStatuses(devices, clock, { onlineWindowMs: config.deviceOnlineWindowS * 1000, offlineAfterMs: config.deviceOfflineAfterS * 1000 }),
+        sweep: new SweepDeviceStatuses(devices, clock, {
+          onlineWindowMs: config.deviceOnlineWindowS * 1000,
+          offlineAfterMs: config.deviceOfflineAfterS * 1000,
+        }),
         prune: new PruneEvents(log, queue, clock, config.eventRetentionDays),
         deliver,
         hub,
@@ -128,7 +164,12 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, EVENTS.ListEvents, [EVENTS.Log, EVENTS.Renderer], (log, renderer) => new ListEvents(log, renderer));
   provide(bind, EVENTS.FollowEvents, [EVENTS.Log, EVENTS.Hub, EVENTS.Renderer], (log, hub, renderer) => new FollowEvents(log, hub, renderer));
   const random = new NodeIdentityCrypto();
-  provide(bind, EVENTS.CreateWebhook, [EVENTS.Webhooks, EVENTS.AddressPolicy, CORE.Clock], (store, policy, clock) => new CreateWebhook(store, policy, random, clock));
+  provide(
+    bind,
+    EVENTS.CreateWebhook,
+    [EVENTS.Webhooks, EVENTS.AddressPolicy, CORE.Clock],
+    (store, policy, clock) => new CreateWebhook(store, policy, random, clock),
+  );
   provide(bind, EVENTS.UpdateWebhook, [EVENTS.Webhooks, EVENTS.AddressPolicy, CORE.Clock], (store, policy, clock) => new UpdateWebhook(store, policy, clock));
   provide(bind, EVENTS.RotateSecret, [EVENTS.Webhooks, CORE.Clock], (store, clock) => new RotateWebhookSecret(store, random, clock));
   provide(bind, EVENTS.ReadWebhooks, [EVENTS.Webhooks], (store) => new ReadWebhooks(store));
@@ -138,7 +179,20 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     EVENTS.Routes,
-    [EVENTS.Jobs, EVENTS.ListEvents, EVENTS.FollowEvents, EVENTS.Closing, EVENTS.CreateWebhook, EVENTS.UpdateWebhook, EVENTS.RotateSecret, EVENTS.ReadWebhooks, EVENTS.Deliveries, EVENTS.SendTest, CORE.Clock, OPERATIONS.Catalog],
+    [
+      EVENTS.Jobs,
+      EVENTS.ListEvents,
+      EVENTS.FollowEvents,
+      EVENTS.Closing,
+      EVENTS.CreateWebhook,
+      EVENTS.UpdateWebhook,
+      EVENTS.RotateSecret,
+      EVENTS.ReadWebhooks,
+      EVENTS.Deliveries,
+      EVENTS.SendTest,
+      CORE.Clock,
+      OPERATIONS.Catalog,
+    ],
     (_jobs, list, follow, closing, create, update, rotate, read, deliveries, test, clock, catalog) => {
       catalog.addWebhook(EVENT_WEBHOOK);
       return [...eventRoutes({ list, follow, closing, heartbeatMs: 15_000 }), ...webhookRoutes({ create, update, rotate, read, deliveries, test, clock })];

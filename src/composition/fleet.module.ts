@@ -40,14 +40,37 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, FLEET.GroupStore, [CORE.Database], (database) => new KnexGroupStore(database));
   provide(bind, FLEET.ProofActivity, [CORE.Database], (database) => new KnexProofActivity(database));
 
-  provide(bind, FLEET.GetFleetOverview, [FLEET.DeviceStore, FLEET.GroupStore, CORE.Clock, CORE.Config], (devices, groups, clock, config) => new GetFleetOverview(devices, groups, clock, statusWindows(config)));
-  provide(bind, FLEET.GetDevice, [FLEET.DeviceStore, PROOFS.Store, CORE.Clock, CORE.Config], (devices, proofs, clock, config) => new GetDevice(devices, proofs, clock, statusWindows(config)));
-  provide(bind, FLEET.RenameDevice, [FLEET.DeviceStore, CORE.Clock, CORE.Config], (devices, clock, config) => new RenameDevice(devices, clock, statusWindows(config)));
-  provide(bind, FLEET.ReportDeviceHealth, [FLEET.DeviceStore, CORE.Clock, CORE.Config], (devices, clock, config) =>
-    new ReportDeviceHealth(devices, clock, { windows: statusWindows(config), historyLimit: config.healthHistoryLimit }),
+  provide(
+    bind,
+    FLEET.GetFleetOverview,
+    [FLEET.DeviceStore, FLEET.GroupStore, CORE.Clock, CORE.Config],
+    (devices, groups, clock, config) => new GetFleetOverview(devices, groups, clock, statusWindows(config)),
+  );
+  provide(
+    bind,
+    FLEET.GetDevice,
+    [FLEET.DeviceStore, PROOFS.Store, CORE.Clock, CORE.Config],
+    (devices, proofs, clock, config) => new GetDevice(devices, proofs, clock, statusWindows(config)),
+  );
+  provide(
+    bind,
+    FLEET.RenameDevice,
+    [FLEET.DeviceStore, CORE.Clock, CORE.Config],
+    (devices, clock, config) => new RenameDevice(devices, clock, statusWindows(config)),
+  );
+  provide(
+    bind,
+    FLEET.ReportDeviceHealth,
+    [FLEET.DeviceStore, CORE.Clock, CORE.Config],
+    (devices, clock, config) => new ReportDeviceHealth(devices, clock, { windows: statusWindows(config), historyLimit: config.healthHistoryLimit }),
   );
   provide(bind, FLEET.GetDeviceHealth, [FLEET.DeviceStore], (devices) => new GetDeviceHealth(devices));
-  provide(bind, FLEET.EditDevice, [FLEET.DeviceStore, CORE.Clock, CORE.Config], (devices, clock, config) => new EditDevice(devices, clock, statusWindows(config)));
+  provide(
+    bind,
+    FLEET.EditDevice,
+    [FLEET.DeviceStore, CORE.Clock, CORE.Config],
+    (devices, clock, config) => new EditDevice(devices, clock, statusWindows(config)),
+  );
   provide(bind, FLEET.HideDevice, [FLEET.DeviceStore, CORE.Clock], (devices, clock) => new HideDevice(devices, clock));
   provide(bind, FLEET.OrderDevices, [FLEET.DeviceStore], (devices) => new OrderDevices(devices));
   provide(bind, FLEET.UpdateGroup, [FLEET.GroupStore], (groups) => new UpdateGroup(groups));
@@ -61,19 +84,70 @@ const module = new ContainerModule(({ bind }) => {
     bind,
     FLEET.GetWalletStats,
     [FLEET.DeviceStore, FLEET.GroupStore, FLEET.ProofActivity, IDENTITY.KeyUsageTotals, CORE.Clock, CORE.Config, PROOFS.WalletStats],
-    (devices, groups, activity, keyUsage, clock, config, walletStats) => new GetWalletStats(devices, groups, activity, keyUsage, clock, statusWindows(config), walletStats),
+    (devices, groups, activity, keyUsage, clock, config, walletStats) =>
+      new GetWalletStats(devices, groups, activity, keyUsage, clock, statusWindows(config), walletStats),
   );
 
   provide(
     bind,
     FLEET.Routes,
     [
-      FLEET.GetFleetOverview, FLEET.GetDevice, FLEET.RenameDevice, FLEET.ReportDeviceHealth, FLEET.GetDeviceHealth, FLEET.EditDevice, FLEET.HideDevice, FLEET.OrderDevices, FLEET.UpdateGroup, FLEET.ListGroups, FLEET.GetGroup,
-      FLEET.CreateGroup, FLEET.AssignDevices, FLEET.UnassignDevices, FLEET.DeleteGroup, FLEET.GetWalletStats, CORE.Metrics,
+      FLEET.GetFleetOverview,
+      FLEET.GetDevice,
+      FLEET.RenameDevice,
+      FLEET.ReportDeviceHealth,
+      FLEET.GetDeviceHealth,
+      FLEET.EditDevice,
+      FLEET.HideDevice,
+      FLEET.OrderDevices,
+      FLEET.UpdateGroup,
+      FLEET.ListGroups,
+      FLEET.GetGroup,
+      FLEET.CreateGroup,
+      FLEET.AssignDevices,
+      FLEET.UnassignDevices,
+      FLEET.DeleteGroup,
+      FLEET.GetWalletStats,
+      CORE.Metrics,
     ],
-    (overview, getDevice, rename, reportHealth, deviceHealth, editDevice, hideDevice, orderDevices, updateGroup, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, stats, metrics) => {
+    (
+      overview,
+      getDevice,
+      rename,
+      reportHealth,
+      deviceHealth,
+      editDevice,
+      hideDevice,
+      orderDevices,
+      updateGroup,
+      listGroups,
+      getGroup,
+      createGroup,
+      assign,
+      unassign,
+      deleteGroup,
+      stats,
+      metrics,
+    ) => {
       return [
-        ...fleetRoutes({ overview, getDevice, rename, reportHealth, deviceHealth, editDevice, hideDevice, orderDevices, updateGroup, listGroups, getGroup, createGroup, assign, unassign, deleteGroup, metrics }),
+        ...fleetRoutes({
+          overview,
+          getDevice,
+          rename,
+          reportHealth,
+          deviceHealth,
+          editDevice,
+          hideDevice,
+          orderDevices,
+          updateGroup,
+          listGroups,
+          getGroup,
+          createGroup,
+          assign,
+          unassign,
+          deleteGroup,
+          metrics,
+        }),
         ...statsRoutes({ stats }),
       ];
     },

@@ -34,7 +34,9 @@ export function balanceSource(config: Config, database: Database, metrics: PromI
   }
   logger.info(`token balances: Solana RPC at ${redactUrl(config.solanaRpcUrl)} (${policy})`);
   if (config.accessTokenMint === LOCAL_ACCESS_MINT) {
-    logger.warn('SOLANA_RPC_URL is set but ACCESS_TOKEN_MINT is the local placeholder: no wallet holds it, so every request will get 403. Set ACCESS_TOKEN_MINT.');
+    logger.warn(
+      'SOLANA_RPC_URL is set but ACCESS_TOKEN_MINT is the local placeholder: no wallet holds it, so every request will get 403. Set ACCESS_TOKEN_MINT.',
+    );
   }
   return new SolanaTokenBalance({ rpcUrl: config.solanaRpcUrl, timeoutMs: config.solanaRpcTimeoutMs, observer: metrics });
 }
@@ -45,10 +47,13 @@ export async function tokenIssuer(config: Config, database: Database, clock: Clo
   if (secret === null) {
     const kept = await loadOrCreateJwtSecret(config.dataDir);
     secret = kept.secret;
-    logger.info({ file: kept.file }, kept.created ? 'JWT_SECRET unset: generated a JWT secret' : 'JWT_SECRET unset: using the JWT secret kept in the data directory');
+    logger.info(
+      { file: kept.file },
+      kept.created ? 'JWT_SECRET unset: generated a JWT secret' : 'JWT_SECRET unset: using the JWT secret kept in the data directory',
+    );
     if (database.dialect === 'postgres') {
       logger.warn(
-        'JWT_SECRET is not set but the database is PostgreSQL: if several instances serve this database, each has its own secret and refuses the others\' tokens. Set the same JWT_SECRET on every instance.',
+        "JWT_SECRET is not set but the database is PostgreSQL: if several instances serve this database, each has its own secret and refuses the others' tokens. Set the same JWT_SECRET on every instance.",
       );
     }
   }
@@ -56,10 +61,20 @@ export async function tokenIssuer(config: Config, database: Database, clock: Clo
 }
 
 /** Limits shared through Redis when REDIS_URL is set (per instance while it does not answer), else per instance. */
-export async function rateLimiter(config: Config, settings: IdentitySettings, metrics: HttpMetrics, logger: Logger, lifecycle: Lifecycle): Promise<RateLimiter> {
+export async function rateLimiter(
+  config: Config,
+  settings: IdentitySettings,
+  metrics: HttpMetrics,
+  logger: Logger,
+  lifecycle: Lifecycle,
+): Promise<RateLimiter> {
   const limits = { perMinute: config.rateLimitPerMin, walletPerMinute: config.walletRateLimitPerMin, signInPerMinute: config.signInRateLimitPerMin };
   if (config.redisUrl === null) return memoryRateLimiter(limits);
-  const redisUp = new Gauge({ name: 'rate_limit_redis_up', help: '1 while rate limits are shared through Redis (REDIS_URL), 0 while each instance limits on its own.', registers: [metrics.registry] });
+  const redisUp = new Gauge({
+    name: 'rate_limit_redis_up',
+    help: '1 while rate limits are shared through Redis (REDIS_URL), 0 while each instance limits on its own.',
+    registers: [metrics.registry],
+  });
   const redis = await redisRateLimiter(config.redisUrl, limits, {
     ...(settings.rateLimitKeyPrefix ? { keyPrefix: settings.rateLimitKeyPrefix } : {}),
     onConnectionChange: (change) => {

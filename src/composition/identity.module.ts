@@ -37,7 +37,12 @@ const module = new ContainerModule(({ bind }) => {
   bind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 1000 });
   provide(bind, IDENTITY.Metrics, [CORE.Metrics], (metrics) => new PromIdentityMetrics(metrics.registry));
   provide(bind, IDENTITY.Crypto, [], () => new NodeIdentityCrypto());
-  provide(bind, IDENTITY.KeyStore, [CORE.Database, CORE.Clock, CORE.Config], (database, clock, config) => new KeyLookupCache(new KnexKeyStore(database), clock, { ttlMs: config.apiKeyCacheTtlS * 1000 }));
+  provide(
+    bind,
+    IDENTITY.KeyStore,
+    [CORE.Database, CORE.Clock, CORE.Config],
+    (database, clock, config) => new KeyLookupCache(new KnexKeyStore(database), clock, { ttlMs: config.apiKeyCacheTtlS * 1000 }),
+  );
   provide(bind, IDENTITY.NonceStore, [CORE.Database], (database) => new KnexNonceStore(database));
   provide(bind, IDENTITY.RevokedTokens, [CORE.Database], (database) => new KnexRevokedTokens(database));
   provide(bind, IDENTITY.SignOut, [IDENTITY.RevokedTokens, CORE.Clock], (revoked, clock) => new SignOut(revoked, clock));
@@ -49,16 +54,23 @@ const module = new ContainerModule(({ bind }) => {
 
   // On the local ledger a refusal is not reused: reading the table again is cheap, and a
   // newcomer who funds the wallet right after being refused gets in at once.
-  provide(bind, IDENTITY.BalanceCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
-    new BalanceCache(
-      source,
-      clock,
-      { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, ...(config.solanaRpcUrl === null ? { reuseFrom: config.accessMinBalance } : {}) },
-      metrics,
-    ),
+  provide(
+    bind,
+    IDENTITY.BalanceCache,
+    [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics],
+    (source, clock, config, metrics) =>
+      new BalanceCache(
+        source,
+        clock,
+        { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, ...(config.solanaRpcUrl === null ? { reuseFrom: config.accessMinBalance } : {}) },
+        metrics,
+      ),
   );
-  provide(bind, IDENTITY.TokenGate, [IDENTITY.BalanceCache, CORE.Config, IDENTITY.Metrics], (cache, config, metrics) =>
-    new TokenGate(cache, { mint: config.accessTokenMint, minimum: config.accessMinBalance }, metrics),
+  provide(
+    bind,
+    IDENTITY.TokenGate,
+    [IDENTITY.BalanceCache, CORE.Config, IDENTITY.Metrics],
+    (cache, config, metrics) => new TokenGate(cache, { mint: config.accessTokenMint, minimum: config.accessMinBalance }, metrics),
   );
 
   // API-key usage is counted per response, as totals per key and by UTC day, and written in
@@ -72,7 +84,11 @@ const module = new ContainerModule(({ bind }) => {
     [IDENTITY.KeyStore, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, IDENTITY.Settings, CORE.Lifecycle],
     (keys, days, endpoints, settings, lifecycle) => {
       const usage = new KeyUsageRecorder(keys);
-      lifecycle.flushEvery(settings.usageFlushIntervalMs, () => Promise.all([usage.flush(), days.flush(), endpoints.flush()]), 'writing API key usage failed; will retry');
+      lifecycle.flushEvery(
+        settings.usageFlushIntervalMs,
+        () => Promise.all([usage.flush(), days.flush(), endpoints.flush()]),
+        'writing API key usage failed; will retry',
+      );
       return usage;
     },
   );
@@ -86,7 +102,18 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     IDENTITY.Authenticator,
-    [IDENTITY.KeyStore, IDENTITY.Crypto, IDENTITY.TokenIssuer, IDENTITY.TokenGate, IDENTITY.Metrics, IDENTITY.UsageRecorder, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, CORE.Clock, IDENTITY.RevokedTokens],
+    [
+      IDENTITY.KeyStore,
+      IDENTITY.Crypto,
+      IDENTITY.TokenIssuer,
+      IDENTITY.TokenGate,
+      IDENTITY.Metrics,
+      IDENTITY.UsageRecorder,
+      IDENTITY.KeyDayTally,
+      IDENTITY.KeyEndpointTally,
+      CORE.Clock,
+      IDENTITY.RevokedTokens,
+    ],
     (keys, crypto, tokens, gate, metrics, usage, days, endpoints, clock, revoked) =>
       // A valid key refused by a later check counts as an error of that key.
       new WalletAuthenticator(keys, crypto, tokens, gate, metrics, clock, {
@@ -111,23 +138,41 @@ const module = new ContainerModule(({ bind }) => {
     },
   );
 
-  provide(bind, IDENTITY.StartSignIn, [IDENTITY.NonceStore, IDENTITY.Crypto, CORE.Clock, CORE.Config], (nonces, crypto, clock, config) =>
-    new StartSignIn(nonces, crypto, clock, { origin: config.publicOrigin, chainId: chainIdFor(config.solanaRpcUrl) }),
+  provide(
+    bind,
+    IDENTITY.StartSignIn,
+    [IDENTITY.NonceStore, IDENTITY.Crypto, CORE.Clock, CORE.Config],
+    (nonces, crypto, clock, config) => new StartSignIn(nonces, crypto, clock, { origin: config.publicOrigin, chainId: chainIdFor(config.solanaRpcUrl) }),
   );
-  provide(bind, IDENTITY.CompleteSignIn, [IDENTITY.NonceStore, IDENTITY.TokenGate, IDENTITY.TokenIssuer, CORE.Clock, IDENTITY.Metrics], (nonces, gate, tokens, clock, metrics) =>
-    new CompleteSignIn(nonces, new NodeEd25519(), gate, tokens, clock, metrics),
+  provide(
+    bind,
+    IDENTITY.CompleteSignIn,
+    [IDENTITY.NonceStore, IDENTITY.TokenGate, IDENTITY.TokenIssuer, CORE.Clock, IDENTITY.Metrics],
+    (nonces, gate, tokens, clock, metrics) => new CompleteSignIn(nonces, new NodeEd25519(), gate, tokens, clock, metrics),
   );
-  provide(bind, IDENTITY.CreateApiKey, [IDENTITY.KeyStore, IDENTITY.Crypto, CORE.Clock], (keys, crypto, clock) => new CreateApiKey(keys, crypto, crypto, clock));
+  provide(
+    bind,
+    IDENTITY.CreateApiKey,
+    [IDENTITY.KeyStore, IDENTITY.Crypto, CORE.Clock],
+    (keys, crypto, clock) => new CreateApiKey(keys, crypto, crypto, clock),
+  );
   provide(bind, IDENTITY.ListApiKeys, [IDENTITY.KeyStore, IDENTITY.UsageRecorder], (keys, usage) => new ListApiKeys(keys, usage));
   provide(bind, IDENTITY.DeleteApiKey, [IDENTITY.KeyStore, CORE.Clock], (keys, clock) => new DeleteApiKey(keys, clock));
-  provide(bind, IDENTITY.GetKeyUsage, [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, CORE.Clock], (keys, history, days, endpoints, clock) =>
-    new GetKeyUsage(keys, history, { flush: () => Promise.all([days.flush(), endpoints.flush()]) }, clock),
+  provide(
+    bind,
+    IDENTITY.GetKeyUsage,
+    [IDENTITY.KeyStore, IDENTITY.KeyUsageHistory, IDENTITY.KeyDayTally, IDENTITY.KeyEndpointTally, CORE.Clock],
+    (keys, history, days, endpoints, clock) => new GetKeyUsage(keys, history, { flush: () => Promise.all([days.flush(), endpoints.flush()]) }, clock),
   );
   provide(bind, IDENTITY.UpdateApiKey, [IDENTITY.KeyStore, CORE.Clock], (keys, clock) => new UpdateApiKey(keys, clock));
   // Access checks name any owner: their answers are cached apart from the gate's, so they can
   // never evict an admitted wallet, and each wallet may name only so many owners a minute.
-  provide(bind, IDENTITY.AccessCheckCache, [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics], (source, clock, config, metrics) =>
-    new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, maxEntries: config.accessCheckCacheEntries }, metrics),
+  provide(
+    bind,
+    IDENTITY.AccessCheckCache,
+    [IDENTITY.TokenBalance, CORE.Clock, CORE.Config, IDENTITY.Metrics],
+    (source, clock, config, metrics) =>
+      new BalanceCache(source, clock, { ttlS: config.balanceCacheTtlS, graceS: config.balanceGraceS, maxEntries: config.accessCheckCacheEntries }, metrics),
   );
   provide(bind, IDENTITY.OwnerLookups, [CORE.Config, IDENTITY.Settings, CORE.Clock, CORE.Lifecycle], ownerLookups);
   provide(bind, IDENTITY.CheckAccess, [IDENTITY.AccessCheckCache, IDENTITY.OwnerLookups], (cache, owners) => new CheckAccess(cache, owners));
@@ -135,7 +180,18 @@ const module = new ContainerModule(({ bind }) => {
   provide(
     bind,
     IDENTITY.Routes,
-    [IDENTITY.StartSignIn, IDENTITY.CompleteSignIn, IDENTITY.CreateApiKey, IDENTITY.ListApiKeys, IDENTITY.UpdateApiKey, IDENTITY.DeleteApiKey, IDENTITY.GetKeyUsage, IDENTITY.CheckAccess, IDENTITY.SignOut, CORE.Clock],
+    [
+      IDENTITY.StartSignIn,
+      IDENTITY.CompleteSignIn,
+      IDENTITY.CreateApiKey,
+      IDENTITY.ListApiKeys,
+      IDENTITY.UpdateApiKey,
+      IDENTITY.DeleteApiKey,
+      IDENTITY.GetKeyUsage,
+      IDENTITY.CheckAccess,
+      IDENTITY.SignOut,
+      CORE.Clock,
+    ],
     (startSignIn, completeSignIn, createKey, listKeys, updateKey, deleteKey, keyUsage, checkAccess, signOut, clock) => [
       ...identityRoutes({ startSignIn, completeSignIn, checkAccess, signOut }),
       ...keyRoutes({ createKey, listKeys, updateKey, deleteKey, keyUsage, clock }),

@@ -33,10 +33,11 @@ export class Lifecycle {
    * `failure`; what it did not write is written by the next one.
    */
   flushEvery(intervalMs: number, flush: () => Promise<unknown>, failure: string): void {
-    const run = () => flush().then(
-      () => undefined,
-      (err: unknown) => this.logger.error({ err }, failure),
-    );
+    const run = () =>
+      flush().then(
+        () => undefined,
+        (err: unknown) => this.logger.error({ err }, failure),
+      );
     const timer = setInterval(run, intervalMs);
     timer.unref();
     this.onStop(async () => {

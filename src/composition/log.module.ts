@@ -54,7 +54,12 @@ const module = new ContainerModule(({ bind }) => {
       // was integrated is then on disk before it is signed.
       const unsynced = database.dialect === 'sqlite' && database.synchronous === 'normal';
       const makeDurable = async () => void (unsynced ? await database.knex.raw('PRAGMA wal_checkpoint(PASSIVE)') : undefined);
-      const advance = new AdvanceLog(new IntegrateLeaves(tiles, leaves, sha), new PublishCheckpoint(tiles, tree, checkpoints, signer, sha, clock, config.logOrigin), 16, makeDurable);
+      const advance = new AdvanceLog(
+        new IntegrateLeaves(tiles, leaves, sha),
+        new PublishCheckpoint(tiles, tree, checkpoints, signer, sha, clock, config.logOrigin),
+        16,
+        makeDurable,
+      );
       const holder = `${hostname()}:${path.resolve(config.dataDir)}`;
       const interval = config.logCheckpointIntervalMs;
       const maintain = new MaintainLog(lease, advance, clock, holder, Math.max(3 * interval, 2000));
@@ -91,7 +96,12 @@ const module = new ContainerModule(({ bind }) => {
 
   provide(bind, LOG.GetCheckpoint, [LOG.Checkpoints], (checkpoints) => new GetCheckpoint(checkpoints));
   provide(bind, LOG.GetKey, [LOG.Signer, LOG.Sha256, CORE.Config], (signer, sha, config) => new GetLogKey(signer, sha, config.logOrigin));
-  provide(bind, LOG.ProveInclusion, [LOG.Leaves, LOG.Checkpoints, LOG.Tree, LOG.Sha256], (leaves, checkpoints, tree, sha) => new ProveInclusion(leaves, checkpoints, tree, sha));
+  provide(
+    bind,
+    LOG.ProveInclusion,
+    [LOG.Leaves, LOG.Checkpoints, LOG.Tree, LOG.Sha256],
+    (leaves, checkpoints, tree, sha) => new ProveInclusion(leaves, checkpoints, tree, sha),
+  );
   provide(bind, LOG.ProveConsistency, [LOG.Checkpoints, LOG.Tree], (checkpoints, tree) => new ProveConsistency(checkpoints, tree));
   provide(bind, LOG.ReadTile, [LOG.Checkpoints, LOG.Tree], (checkpoints, tree) => new ReadTile(checkpoints, tree));
   provide(bind, LOG.ReadEntryBundle, [LOG.Checkpoints, LOG.Leaves], (checkpoints, leaves) => new ReadEntryBundle(checkpoints, leaves));

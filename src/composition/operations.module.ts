@@ -15,30 +15,39 @@ const module = new ContainerModule(({ bind }) => {
 
   // How big the registry has grown, as a gauge; an SQLite registry past the size it was measured
   // to hold its rates at says once in the log that PostgreSQL is the way on (docs/operations.md).
-  provide(bind, OPERATIONS.StorageWatch, [CORE.Metrics, CORE.Database, CORE.Config, CORE.Logger, CORE.Lifecycle], (metrics, database, config, logger, lifecycle) => {
-    const gauge = new Gauge({ name: 'stored_proofs', help: 'Proofs stored (all wallets), read once a minute.', registers: [metrics.registry] });
-    let warned = false;
-    const watch = async () => {
-      const n = await storedProofs(database);
-      gauge.set(n);
-      if (database.dialect !== 'sqlite' || warned || n <= config.sqliteProofsWarn) return;
-      warned = true;
-      logger.warn(
-        { storedProofs: n, measuredUpTo: config.sqliteProofsWarn },
-        'this SQLite registry holds more proofs than SQLite was measured to keep its submission rate and read times at; move it to PostgreSQL with `proof-registry copy-database` (docs/operations.md)',
-      );
-    };
-    void watch().catch((err: unknown) => logger.error({ err }, 'counting stored proofs failed'));
-    lifecycle.flushEvery(WATCH_MS, watch, 'counting stored proofs failed; will retry');
-    return { watch };
-  });
-  provide(bind, OPERATIONS.Routes, [CORE.Metrics, CORE.Database, OPERATIONS.Catalog, CORE.Config, OPERATIONS.StorageWatch], (metrics, database, catalog, config) =>
-    opsRoutes({
-      metrics,
-      metricsToken: config.metricsToken,
-      ready: async () => (await database.knex.raw('select 1'), true),
-      openapi: () => catalog.openApi(),
-    }),
+  provide(
+    bind,
+    OPERATIONS.StorageWatch,
+    [CORE.Metrics, CORE.Database, CORE.Config, CORE.Logger, CORE.Lifecycle],
+    (metrics, database, config, logger, lifecycle) => {
+      const gauge = new Gauge({ name: 'stored_proofs', help: 'Proofs stored (all wallets), read once a minute.', registers: [metrics.registry] });
+      let warned = false;
+      const watch = async () => {
+        const n = await storedProofs(database);
+        gauge.set(n);
+        if (database.dialect !== 'sqlite' || warned || n <= config.sqliteProofsWarn) return;
+        warned = true;
+        logger.warn(
+          { storedProofs: n, measuredUpTo: config.sqliteProofsWarn },
+          'this SQLite registry holds more proofs than SQLite was measured to keep its submission rate and read times at; move it to PostgreSQL with `proof-registry copy-database` (docs/operations.md)',
+        );
+      };
+      void watch().catch((err: unknown) => logger.error({ err }, 'counting stored proofs failed'));
+      lifecycle.flushEvery(WATCH_MS, watch, 'counting stored proofs failed; will retry');
+      return { watch };
+    },
+  );
+  provide(
+    bind,
+    OPERATIONS.Routes,
+    [CORE.Metrics, CORE.Database, OPERATIONS.Catalog, CORE.Config, OPERATIONS.StorageWatch],
+    (metrics, database, catalog, config) =>
+      opsRoutes({
+        metrics,
+        metricsToken: config.metricsToken,
+        ready: async () => (await database.knex.raw('select 1'), true),
+        openapi: () => catalog.openApi(),
+      }),
   );
 });
 

@@ -42,7 +42,12 @@ const module = new ContainerModule(({ bind }) => {
     return pool;
   });
   // Submissions are checked on the verify workers, off the event loop.
-  provide(bind, PROOFS.Checker, [PROOFS.VerifyPool, PROOFS.Protocol, CORE.Metrics], (pool, protocol, metrics) => new MeasuredProofChecker(new WorkerProofChecker(pool, protocol), metrics));
+  provide(
+    bind,
+    PROOFS.Checker,
+    [PROOFS.VerifyPool, PROOFS.Protocol, CORE.Metrics],
+    (pool, protocol, metrics) => new MeasuredProofChecker(new WorkerProofChecker(pool, protocol), metrics),
+  );
   provide(bind, PROOFS.BatchVerifier, [PROOFS.VerifyPool, PROOFS.Protocol], (pool, protocol) => new WorkerBatchVerifier(pool, protocol));
 
   // The writer thread for databases a second connection can reach: an SQLite file or
@@ -57,8 +62,16 @@ const module = new ContainerModule(({ bind }) => {
     if (writer) lifecycle.onStop(() => writer.close());
     return writer;
   });
-  provide(bind, PROOFS.Store, [CORE.Database, PROOFS.WriterThread, CORE.Metrics, CORE.Config], (database, writer, metrics, config) =>
-    new KnexProofStore(database, { ...(writer ? { writer } : {}), sequence: config.logEnabled, onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs) }),
+  provide(
+    bind,
+    PROOFS.Store,
+    [CORE.Database, PROOFS.WriterThread, CORE.Metrics, CORE.Config],
+    (database, writer, metrics, config) =>
+      new KnexProofStore(database, {
+        ...(writer ? { writer } : {}),
+        sequence: config.logEnabled,
+        onBatch: (proofs) => metrics.writeBatchProofs.observe(proofs),
+      }),
   );
 
   // Refused submissions are counted per wallet and hour for the "invalid submissions" series,
@@ -74,21 +87,56 @@ const module = new ContainerModule(({ bind }) => {
   // wallet's statistics, which verification calls move too.
   provide(bind, PROOFS.Scorer, [], () => defaultPolicyScorer);
   provide(bind, PROOFS.WalletStats, [CORE.Database], (database) => new KnexWalletStats(database));
-  provide(bind, PROOFS.SubmitProof, [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections, PROOFS.Scorer, EVENTS.Rejections], (checker, store, metrics, clock, rejections, scorer, announced) =>
-    new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections, scorer, announced),
+  provide(
+    bind,
+    PROOFS.SubmitProof,
+    [PROOFS.Checker, PROOFS.Store, CORE.Metrics, CORE.Clock, PROOFS.Rejections, PROOFS.Scorer, EVENTS.Rejections],
+    (checker, store, metrics, clock, rejections, scorer, announced) =>
+      new SubmitProof(checker, new MeasuredProofStore(store, metrics), clock, rejections, scorer, announced),
   );
   provide(bind, PROOFS.GetProof, [PROOFS.Store], (store) => new GetProof(store));
   provide(bind, PROOFS.SearchProofs, [PROOFS.Store], (store) => new SearchProofs(store));
-  provide(bind, PROOFS.VerifyBatch, [PROOFS.BatchVerifier, PROOFS.WalletStats, CORE.Clock], (verifier, store, clock) => new VerifyBatch(verifier, { store, clock }));
-  provide(bind, PROOFS.VerifyEnvelope, [PROOFS.MeasuredProtocol, PROOFS.WalletStats, CORE.Clock], (protocol, store, clock) => new VerifyEnvelope(protocol, { store, clock }));
+  provide(
+    bind,
+    PROOFS.VerifyBatch,
+    [PROOFS.BatchVerifier, PROOFS.WalletStats, CORE.Clock],
+    (verifier, store, clock) => new VerifyBatch(verifier, { store, clock }),
+  );
+  provide(
+    bind,
+    PROOFS.VerifyEnvelope,
+    [PROOFS.MeasuredProtocol, PROOFS.WalletStats, CORE.Clock],
+    (protocol, store, clock) => new VerifyEnvelope(protocol, { store, clock }),
+  );
   provide(bind, PROOFS.ScoreProof, [PROOFS.MeasuredProtocol, PROOFS.Store, CORE.Clock], (protocol, store, clock) => new ScoreProof(protocol, store, clock));
 
   provide(
     bind,
     PROOFS.Routes,
-    [PROOFS.SubmitProof, PROOFS.GetProof, PROOFS.SearchProofs, PROOFS.VerifyEnvelope, PROOFS.VerifyBatch, PROOFS.ScoreProof, PROOFS.MeasuredProtocol, CORE.Metrics, CORE.Config],
+    [
+      PROOFS.SubmitProof,
+      PROOFS.GetProof,
+      PROOFS.SearchProofs,
+      PROOFS.VerifyEnvelope,
+      PROOFS.VerifyBatch,
+      PROOFS.ScoreProof,
+      PROOFS.MeasuredProtocol,
+      CORE.Metrics,
+      CORE.Config,
+    ],
     (submit, get, search, verify, verifyBatch, score, protocol, metrics, config) =>
-      proofRoutes({ submit, get, search, verify, verifyBatch, score, protocol, metrics, batchBodyLimitBytes: config.batchBodyLimitBytes, maxBatch: config.maxBatch }),
+      proofRoutes({
+        submit,
+        get,
+        search,
+        verify,
+        verifyBatch,
+        score,
+        protocol,
+        metrics,
+        batchBodyLimitBytes: config.batchBodyLimitBytes,
+        maxBatch: config.maxBatch,
+      }),
   );
 });
 

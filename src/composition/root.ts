@@ -99,7 +99,10 @@ function connectionLimits(config: Config, logger: Logger): ConnectionLimits {
   const descriptors = descriptorLimit();
   const maxConnections = effectiveMaxConnections(config.maxConnections, descriptors);
   if (maxConnections < config.maxConnections) {
-    logger.warn({ configured: config.maxConnections, descriptors, applied: maxConnections }, 'MAX_CONNECTIONS is above what the open-file limit allows: capped below it');
+    logger.warn(
+      { configured: config.maxConnections, descriptors, applied: maxConnections },
+      'MAX_CONNECTIONS is above what the open-file limit allows: capped below it',
+    );
   }
   return {
     headersTimeoutMs: config.headersTimeoutS * 1000,
@@ -129,7 +132,12 @@ async function httpApp(container: Container, config: Config, logger: Logger): Pr
     metrics: await resolve(container, CORE.Metrics),
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
-    bodyBounds: { largeBodySlots: config.largeBodyConcurrency, largeBodyQueue: config.largeBodyQueue, smallBodyBytes: 256 * 1024, maxValues: config.maxJsonValues },
+    bodyBounds: {
+      largeBodySlots: config.largeBodyConcurrency,
+      largeBodyQueue: config.largeBodyQueue,
+      smallBodyBytes: 256 * 1024,
+      maxValues: config.maxJsonValues,
+    },
     readBounds: { slots: config.readConcurrency, queue: config.readQueue, queuePerWallet: config.readQueuePerWallet },
     trustProxyHops: config.trustProxy,
   });

@@ -62,7 +62,9 @@ const CASES: Readonly<Record<string, Cases>> = {
   },
   'composition-is-the-outer-ring': {
     breaking: [{ 'src/adapters/http/app.ts': "import { CORE } from '../../composition/core.tokens.js';" }],
-    allowed: [{ 'src/main.ts': "import { startRegistry } from './composition/root.js';", 'src/composition/root.ts': "import { SLICES } from './container.js';" }],
+    allowed: [
+      { 'src/main.ts': "import { startRegistry } from './composition/root.js';", 'src/composition/root.ts': "import { SLICES } from './container.js';" },
+    ],
   },
   'nothing-imports-main': {
     breaking: [{ 'src/adapters/cli/main.ts': "import { main } from '../../main.js';" }, { 'src/composition/root.ts': "import '../main.js';" }],
@@ -94,7 +96,8 @@ const CASES: Readonly<Record<string, Cases>> = {
     allowed: [
       {
         'src/adapters/cli/sign.ts': "import { createProofProtocol } from '../crypto/proof-protocol-factory.js';",
-        'src/adapters/cli/ledger.ts': "import { LOCAL_ACCESS_MINT } from '../../config.js';\nconst { KnexLedgerBalance } = await import('../sql/knex-ledger-balance.js');",
+        'src/adapters/cli/ledger.ts':
+          "import { LOCAL_ACCESS_MINT } from '../../config.js';\nconst { KnexLedgerBalance } = await import('../sql/knex-ledger-balance.js');",
         'src/adapters/cli/webhook.ts': "import { verifySignature } from '../webhooks/standard-webhook-signer.js';",
         'src/adapters/cli/migrate.ts': "const { migrateLatest, knownMigrations } = await import('../sql/index.js');",
       },
@@ -102,18 +105,30 @@ const CASES: Readonly<Record<string, Cases>> = {
   },
   'crypto-adapter-imports-no-other-adapter': {
     breaking: [{ 'src/adapters/crypto/key-file.ts': "import { randomId } from '../random-ids.js';" }],
-    allowed: [{ 'src/adapters/crypto/proof-protocol-factory.ts': "import { NodeEd25519 } from './node-ed25519.js';\nimport type { Blake3 } from '../../domain/protocol/crypto.js';" }],
+    allowed: [
+      {
+        'src/adapters/crypto/proof-protocol-factory.ts':
+          "import { NodeEd25519 } from './node-ed25519.js';\nimport type { Blake3 } from '../../domain/protocol/crypto.js';",
+      },
+    ],
   },
   'http-adapter-imports-no-other-adapter': {
     breaking: [
       { 'src/adapters/http/routes/proof-routes.ts': "import { KnexProofStore } from '../../sql/knex-proof-store.js';" },
       { 'src/adapters/http/errors-to-json.ts': "import type { Database } from '../sql/database.js';" },
     ],
-    allowed: [{ 'src/adapters/http/routes/proof-routes.ts': "import { route } from '../route.js';\nimport type { SubmitProof } from '../../../application/proofs/submit-proof.js';" }],
+    allowed: [
+      {
+        'src/adapters/http/routes/proof-routes.ts':
+          "import { route } from '../route.js';\nimport type { SubmitProof } from '../../../application/proofs/submit-proof.js';",
+      },
+    ],
   },
   'acto-is-a-personality': {
     breaking: [{ 'src/adapters/http/acto/acto-proof-routes.ts': "import { KnexProofStore } from '../../sql/knex-proof-store.js';" }],
-    allowed: [{ 'src/adapters/http/acto/acto-proof-routes.ts': "import { route } from '../route.js';\nimport { submitProof } from '../routes/proof-calls.js';" }],
+    allowed: [
+      { 'src/adapters/http/acto/acto-proof-routes.ts': "import { route } from '../route.js';\nimport { submitProof } from '../routes/proof-calls.js';" },
+    ],
   },
   'v1-does-not-lean-on-acto': {
     breaking: [{ 'src/adapters/http/routes/proof-routes.ts': "import { actoProofRoutes } from '../acto/acto-proof-routes.js';" }],
@@ -121,14 +136,21 @@ const CASES: Readonly<Record<string, Cases>> = {
   },
   'jwt-adapter-imports-no-other-adapter': {
     breaking: [{ 'src/adapters/jwt/jwt-secret-file.ts': "import { NodeSha256 } from '../crypto/node-sha256.js';" }],
-    allowed: [{ 'src/adapters/jwt/jsonwebtoken-token-issuer.ts': "import { readSecret } from './jwt-secret-file.js';\nimport type { TokenIssuer } from '../../application/ports/token-issuer.js';" }],
+    allowed: [
+      {
+        'src/adapters/jwt/jsonwebtoken-token-issuer.ts':
+          "import { readSecret } from './jwt-secret-file.js';\nimport type { TokenIssuer } from '../../application/ports/token-issuer.js';",
+      },
+    ],
   },
   'memory-adapter-imports-random-ids-only': {
     breaking: [
       { 'src/adapters/memory/memory-device-store.ts': "import { KnexDeviceStore } from '../sql/knex-device-store.js';" },
       { 'src/adapters/memory/memory-job-lease.ts': "import { SystemClock } from '../system-clock.js';" },
     ],
-    allowed: [{ 'src/adapters/memory/memory-group-store.ts': "import { randomId } from '../random-ids.js';\nimport { MemoryFleet } from './memory-fleet.js';" }],
+    allowed: [
+      { 'src/adapters/memory/memory-group-store.ts': "import { randomId } from '../random-ids.js';\nimport { MemoryFleet } from './memory-fleet.js';" },
+    ],
   },
   'metrics-adapter-imports-solana-only': {
     breaking: [{ 'src/adapters/metrics/measured-proof-protocol.ts': "import { httpMetrics } from '../http/http-metrics.js';" }],
@@ -143,11 +165,21 @@ const CASES: Readonly<Record<string, Cases>> = {
   },
   'rate-limit-adapter-imports-no-other-adapter': {
     breaking: [{ 'src/adapters/rate-limit/redis-owner-lookups.ts': "import type { Database } from '../sql/database.js';" }],
-    allowed: [{ 'src/adapters/rate-limit/redis-rate-limiter.ts': "import { redisClient } from './redis-client.js';\nimport { RateLimiterRedis } from 'rate-limiter-flexible';" }],
+    allowed: [
+      {
+        'src/adapters/rate-limit/redis-rate-limiter.ts':
+          "import { redisClient } from './redis-client.js';\nimport { RateLimiterRedis } from 'rate-limiter-flexible';",
+      },
+    ],
   },
   'solana-adapter-imports-no-other-adapter': {
     breaking: [{ 'src/adapters/solana/solana-token-balance.ts': "import { PromIdentityMetrics } from '../metrics/prom-identity-metrics.js';" }],
-    allowed: [{ 'src/adapters/solana/solana-token-balance.ts': "import type { TokenBalance } from '../../application/ports/token-balance.js';\nimport { Connection } from '@solana/web3.js';" }],
+    allowed: [
+      {
+        'src/adapters/solana/solana-token-balance.ts':
+          "import type { TokenBalance } from '../../application/ports/token-balance.js';\nimport { Connection } from '@solana/web3.js';",
+      },
+    ],
   },
   'sql-adapter-imports-random-ids-workers-only': {
     breaking: [
@@ -192,7 +224,12 @@ const CASES: Readonly<Record<string, Cases>> = {
       { 'src/adapters/redis/redis-key-store.ts': "import { KnexKeyStore } from '../sql/knex-key-store.js';" },
       { 'src/adapters/s3/s3-tile-store.ts': "import { randomId } from '../random-ids.js';" },
     ],
-    allowed: [{ 'src/adapters/redis/redis-key-store.ts': "import { connect } from './connect.js';\nimport type { KeyStore } from '../../application/ports/key-store.js';" }],
+    allowed: [
+      {
+        'src/adapters/redis/redis-key-store.ts':
+          "import { connect } from './connect.js';\nimport type { KeyStore } from '../../application/ports/key-store.js';",
+      },
+    ],
   },
   'only-the-cli-imports-the-cli': {
     breaking: [{ 'src/composition/root.ts': "import { readKeyFile } from '../adapters/cli/key-file.js';" }],
@@ -218,7 +255,12 @@ const CASES: Readonly<Record<string, Cases>> = {
       { 'src/config.ts': "import { HELPER_THREAD_NICE } from './adapters/workers/thread-priority.js';" },
       { 'src/config.ts': "import type { Clock } from './application/ports/clock.js';" },
     ],
-    allowed: [{ 'src/config.ts': "import type { SqliteSynchronous } from './adapters/sql/database.js';\nimport { isWalletAddress } from './domain/identity/wallet-address.js';" }],
+    allowed: [
+      {
+        'src/config.ts':
+          "import type { SqliteSynchronous } from './adapters/sql/database.js';\nimport { isWalletAddress } from './domain/identity/wallet-address.js';",
+      },
+    ],
   },
   'config-sees-sql-by-type-only': {
     breaking: [{ 'src/config.ts': "import { openDatabase } from './adapters/sql/database.js';" }],
@@ -260,7 +302,9 @@ const CASES: Readonly<Record<string, Cases>> = {
   },
   'library-entry-has-no-server': {
     breaking: [{ 'src/log-verification.ts': "import knex from 'knex';" }, { 'src/index.ts': "export { default as Router } from '@koa/router';" }],
-    allowed: [{ 'src/index.ts': "export * from './domain/protocol/envelope.js';", 'src/log-verification.ts': "import type * as E from 'fp-ts/lib/Either.js';" }],
+    allowed: [
+      { 'src/index.ts': "export * from './domain/protocol/envelope.js';", 'src/log-verification.ts': "import type * as E from 'fp-ts/lib/Either.js';" },
+    ],
   },
   'nothing-imports-the-library-entry': {
     breaking: [
@@ -299,7 +343,8 @@ const CASES: Readonly<Record<string, Cases>> = {
       {
         'src/adapters/sql/migrate.ts': "import { migrations } from '../../../migrations/index.js';",
         'migrations/index.ts': "import * as fleet007 from './007_fleet_details_and_wallet_stats.js';",
-        'migrations/007_fleet_details_and_wallet_stats.ts': "import type { Knex } from 'knex';\nimport { scoreProof } from '../src/domain/scoring/score-proof.js';",
+        'migrations/007_fleet_details_and_wallet_stats.ts':
+          "import type { Knex } from 'knex';\nimport { scoreProof } from '../src/domain/scoring/score-proof.js';",
       },
     ],
   },
@@ -307,7 +352,7 @@ const CASES: Readonly<Record<string, Cases>> = {
   // ── Every file ──────────────────────────────────────────────────────────────────────────
   'no-circular': {
     breaking: [{ 'src/domain/fleet/names.ts': "import { b } from './status.js';", 'src/domain/fleet/status.ts': "import { a } from './names.js';" }],
-    allowed: [{ 'src/domain/fleet/names.ts': "import { b } from './status.js';", 'src/domain/fleet/status.ts': "export const b = 1;" }],
+    allowed: [{ 'src/domain/fleet/names.ts': "import { b } from './status.js';", 'src/domain/fleet/status.ts': 'export const b = 1;' }],
   },
 };
 

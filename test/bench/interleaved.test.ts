@@ -46,7 +46,10 @@ test('two servers take turns; the second goes on through its bodies, each sent o
       bodies.slice(0, slow.received.length),
     );
     // Counted are the answers; a request still in flight as a slice ends (one a connection) is not.
-    t.true(second!.total <= slow.received.length && slow.received.length <= second!.total + 2 * 2, `${second!.total} answers, ${slow.received.length} received`);
+    t.true(
+      second!.total <= slow.received.length && slow.received.length <= second!.total + 2 * 2,
+      `${second!.total} answers, ${slow.received.length} received`,
+    );
     t.true(first!.total <= fast.received.length && fast.received.length <= first!.total + 2 * 2);
     t.true(second!.p50Ms >= 99, `p50 ${second!.p50Ms} ms`);
     t.is(result.roundRatios.length, 2);
@@ -56,7 +59,10 @@ test('two servers take turns; the second goes on through its bodies, each sent o
     const lastSlow = slow.received.at(-1)!.at;
     const firstSlow = slow.received[0]!.at;
     t.true(fast.received.some((r) => r.at < firstSlow) && fast.received.some((r) => r.at > lastSlow));
-    t.false(fast.received.some((r) => r.at > firstSlow && r.at < lastSlow), 'the fast server is idle while the slow one runs');
+    t.false(
+      fast.received.some((r) => r.at > firstSlow && r.at < lastSlow),
+      'the fast server is idle while the slow one runs',
+    );
   } finally {
     await fast.child.stop();
     await slow.child.stop();
@@ -99,7 +105,10 @@ test("a contender's afterSlice runs after each of its slices, with its answers, 
     }
     // Round 0 is A then B, round 1 B then A: A's second slice starts only once B's second afterSlice is done.
     t.true(a.received.some((r) => r.at > calls[1]!.at));
-    t.false(a.received.some((r) => r.at > calls[1]!.at - 100 && r.at < calls[1]!.at), 'A is idle while B finishes its slice');
+    t.false(
+      a.received.some((r) => r.at > calls[1]!.at - 100 && r.at < calls[1]!.at),
+      'A is idle while B finishes its slice',
+    );
   } finally {
     await a.child.stop();
     await b.child.stop();

@@ -52,7 +52,10 @@ test('sends rate × duration requests, each when it is due, and counts the ones 
     t.is(figures.non2xx, 10);
     t.is(figures.errors, 0);
     // Open loop at 100/s: request i goes out at i × 10 ms, not in a burst.
-    t.deepEqual(s.arrivals, Array.from({ length: 100 }, (_, i) => i * 10));
+    t.deepEqual(
+      s.arrivals,
+      Array.from({ length: 100 }, (_, i) => i * 10),
+    );
   } finally {
     await s.close();
   }
@@ -65,7 +68,10 @@ test('a slow answer does not hold back the requests due after it, and its wait i
     const figures = await pacedLoad({ url: s.url, path: '/', headers: {}, bodies: ['{}'], connections: 1, durationS: 1, rate: 100 }, s.clock);
     t.is(figures.total, 100);
     // The 30 requests due while it waited went out on time.
-    t.deepEqual(s.arrivals.slice(11, 41), Array.from({ length: 30 }, (_, i) => 110 + i * 10));
+    t.deepEqual(
+      s.arrivals.slice(11, 41),
+      Array.from({ length: 30 }, (_, i) => 110 + i * 10),
+    );
     // One request in a hundred took 300 ms from when it was due: the 99th percentile sees it.
     t.true(figures.p99Ms >= 300, `p99 ${figures.p99Ms} ms`);
   } finally {

@@ -42,7 +42,12 @@ async function identitySlice(config: Config, database: Database, logger: Logger,
 const capture = () => {
   const lines: Array<{ level: number; msg: string }> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
-  return { logger, lines, warnings: () => lines.filter((l) => l.level === 40).map((l) => l.msg), infos: () => lines.filter((l) => l.level === 30).map((l) => l.msg) };
+  return {
+    logger,
+    lines,
+    warnings: () => lines.filter((l) => l.level === 40).map((l) => l.msg),
+    infos: () => lines.filter((l) => l.level === 30).map((l) => l.msg),
+  };
 };
 
 async function dataDir(t: ExecutionContext): Promise<string> {
@@ -58,7 +63,14 @@ test('embedded default: the local ledger is the source, the nine routes are buil
     const { logger, warnings, infos } = capture();
     const identity = await identitySlice(config, db, logger);
     t.teardown(() => identity.stop());
-    t.true(infos().some((line) => /^token balances: local ledger in the database \(mint LocaLedger\w+, minimum 50000, cache 60 s, grace 600 s\); set balances with: proof-registry ledger set/.test(line)), JSON.stringify(infos()));
+    t.true(
+      infos().some((line) =>
+        /^token balances: local ledger in the database \(mint LocaLedger\w+, minimum 50000, cache 60 s, grace 600 s\); set balances with: proof-registry ledger set/.test(
+          line,
+        ),
+      ),
+      JSON.stringify(infos()),
+    );
     t.deepEqual(warnings(), []);
     const secretFile = path.join(dir, 'jwt-secret');
     t.is((await stat(secretFile)).mode & 0o777, 0o600);
@@ -94,11 +106,17 @@ test('SOLANA_RPC_URL: balances come from the RPC, end to end, and the log shows 
   const rpc = await FakeSolanaRpc.start();
   t.teardown(() => rpc.close());
   const log = capture();
-  const app = await startIdentityApp({ SOLANA_RPC_URL: `${rpc.url}/v1/secret-api-key?token=hunter2`, SOLANA_RPC_TIMEOUT_MS: '500' }, { balances: 'config', logger: log.logger });
+  const app = await startIdentityApp(
+    { SOLANA_RPC_URL: `${rpc.url}/v1/secret-api-key?token=hunter2`, SOLANA_RPC_TIMEOUT_MS: '500' },
+    { balances: 'config', logger: log.logger },
+  );
   t.teardown(() => app.close());
   const source = log.infos().find((line) => line.startsWith('token balances: '));
   t.regex(source ?? '', /^token balances: Solana RPC at http:\/\/127\.0\.0\.1:\d+ \(mint So1/);
-  t.false(log.lines.some((line) => JSON.stringify(line).includes('hunter2')), 'the RPC URL\'s secret is never logged');
+  t.false(
+    log.lines.some((line) => JSON.stringify(line).includes('hunter2')),
+    "the RPC URL's secret is never logged",
+  );
 
   const rich = aWallet(8);
   const poor = aWallet(9);
@@ -161,7 +179,10 @@ redisTest('REDIS_URL: rate limits shared through Redis; stopping releases the co
     const b = await identitySlice(config, db, capture().logger, settings);
     const consume = (slice: typeof a) => slice.access.rateLimiter!.consume('key:k', 'api');
     const decisions = [await consume(a), await consume(b), await consume(a)];
-    t.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
+    t.deepEqual(
+      decisions.map((d) => d.allowed),
+      [true, true, false],
+    );
     t.regex(await a.metrics.registry.metrics(), /^rate_limit_redis_up 1$/m);
     await a.stop();
     await b.stop();
@@ -175,7 +196,10 @@ test('REDIS_URL that does not answer: a warning, and rate_limit_redis_up is 0', 
     const identity = await identitySlice(loadConfig({ REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, log.logger);
     t.teardown(() => identity.stop());
     t.regex(await identity.metrics.registry.metrics(), /^rate_limit_redis_up 0$/m);
-    t.true(log.warnings().some((msg) => /Redis does not answer: rate limits are per instance/.test(msg)), JSON.stringify(log.lines));
+    t.true(
+      log.warnings().some((msg) => /Redis does not answer: rate limits are per instance/.test(msg)),
+      JSON.stringify(log.lines),
+    );
   });
 });
 
@@ -184,7 +208,21 @@ test('stopping writes the usage still pending, its totals and its days', async (
   await withSqliteFile(async (db) => {
     const identity = await identitySlice(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'z'.repeat(40) }), db, capture().logger, { usageFlushIntervalMs: 3_600_000 });
     const keys = new KnexKeyStore(db);
-    await keys.create({ keyId: 'key_1', wallet: aWallet(1).address, name: 'n', prefix: 'p', keyHash: 'a'.repeat(64), createdAtMs: 0, lastUsedAtMs: null, requestCount: 0, errorCount: 0, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+    await keys.create({
+      keyId: 'key_1',
+      wallet: aWallet(1).address,
+      name: 'n',
+      prefix: 'p',
+      keyHash: 'a'.repeat(64),
+      createdAtMs: 0,
+      lastUsedAtMs: null,
+      requestCount: 0,
+      errorCount: 0,
+      scopes: null,
+      robotIds: null,
+      expiresAtMs: null,
+      disabledAtMs: null,
+    });
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1', grant: FULL_GRANT }, 200, 'POST /v1/proofs');
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'api_key', keyId: 'key_1', grant: FULL_GRANT }, 503, 'POST /v1/proofs');
     identity.access.onAuthenticatedResponse!({ wallet: aWallet(1).address, kind: 'jwt', keyId: null, grant: FULL_GRANT }, 200, 'GET /v1/fleet');

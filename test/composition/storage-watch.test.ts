@@ -21,7 +21,11 @@ test('the stored proofs are a gauge; an SQLite registry past SQLITE_PROOFS_WARN 
   const registry = await startRegistry(config, { logger: pino({ level: 'warn' }, sink), overrides: [testAccess, inlineVerification] });
   t.teardown(() => registry.close());
   for (let i = 0; i < 3; i++) {
-    const res = await fetch(`${registry.url}/v1/proofs`, { method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json' }, body: JSON.stringify({ envelope: anEnvelope({ taskId: `w-${i}` }) }) });
+    const res = await fetch(`${registry.url}/v1/proofs`, {
+      method: 'POST',
+      headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json' },
+      body: JSON.stringify({ envelope: anEnvelope({ taskId: `w-${i}` }) }),
+    });
     t.is(res.status, 200);
   }
   const watch = await resolve(registry.container, OPERATIONS.StorageWatch);

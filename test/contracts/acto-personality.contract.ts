@@ -32,7 +32,10 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   t.is(doc.status, 200);
   const actoPaths = Object.keys(doc.body.paths as object);
   t.true(actoPaths.length >= 19 && actoPaths.every((p) => p.startsWith('/acto/')), actoPaths.join(' '));
-  t.false(Object.keys((await app.call('GET', '/openapi.json')).body.paths as object).some((p) => p.startsWith('/acto')), 'nothing of /acto in the native document');
+  t.false(
+    Object.keys((await app.call('GET', '/openapi.json')).body.paths as object).some((p) => p.startsWith('/acto')),
+    'nothing of /acto in the native document',
+  );
 
   // submit_proof: every envelope the SDK made, as the body its client sent.
   const cases = sdkEnvelopes();
@@ -51,7 +54,7 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
     const got = shaped(c.ProofResponse, await a.call('GET', `/v1/proofs/${x.expect.proof_id}`), `get ${x.name}`);
     t.deepEqual(got.envelope, JSON.parse(envelopeTextOf(x.body)), x.name);
   }
-  t.is((await b.call('GET', `/v1/proofs/${valid[0]!.expect.proof_id}`)).status, 404, 'another wallet\'s proof is not found');
+  t.is((await b.call('GET', `/v1/proofs/${valid[0]!.expect.proof_id}`)).status, 404, "another wallet's proof is not found");
 
   // list_proofs(limit)
   const listed = shaped(c.ProofListResponse, await a.call('GET', '/v1/proofs?limit=3'), 'list');
@@ -70,9 +73,16 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const first = await search(a, '{"limit": 3, "offset": 0, "sort_field": "created_at", "sort_order": "desc"}');
   const second = await search(a, '{"limit": 3, "offset": 3, "sort_field": "created_at", "sort_order": "desc"}');
   t.deepEqual([first.offset, first.limit, first.has_more, second.offset], [0, 3, true, 3]);
-  t.deepEqual([...first.items, ...second.items].map((i) => i.proof_id), all.items.slice(0, 6).map((i) => i.proof_id), 'offset paging pages');
+  t.deepEqual(
+    [...first.items, ...second.items].map((i) => i.proof_id),
+    all.items.slice(0, 6).map((i) => i.proof_id),
+    'offset paging pages',
+  );
   const ascending = await search(a, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "asc"}');
-  t.deepEqual(ascending.items.map((i) => i.proof_id), [...all.items].reverse().map((i) => i.proof_id));
+  t.deepEqual(
+    ascending.items.map((i) => i.proof_id),
+    [...all.items].reverse().map((i) => i.proof_id),
+  );
   t.is((await search(b, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "desc"}')).total, 0);
   for (const field of ['task_id', 'robot_id', 'payload_hash'] as const) {
     const sorted = await search(a, `{"limit": 50, "offset": 0, "sort_field": "${field}", "sort_order": "asc"}`);
@@ -86,9 +96,19 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
     t.is(v.valid, x.expect.valid, x.name);
     if (x.expect.valid) t.is(v.reason, 'ok');
   }
-  const batch = shaped(c.BatchResponse, await a.call('POST', '/v1/verify/batch', `{"envelopes": [${cases.map((x) => envelopeTextOf(x.body)).join(', ')}]}`), 'batch');
-  t.deepEqual(batch.results.map((r) => r.valid), cases.map((x) => x.expect.valid));
-  t.deepEqual(batch.results.map((r) => r.payload_hash), cases.map((x) => x.expect.proof_id ?? null));
+  const batch = shaped(
+    c.BatchResponse,
+    await a.call('POST', '/v1/verify/batch', `{"envelopes": [${cases.map((x) => envelopeTextOf(x.body)).join(', ')}]}`),
+    'batch',
+  );
+  t.deepEqual(
+    batch.results.map((r) => r.valid),
+    cases.map((x) => x.expect.valid),
+  );
+  t.deepEqual(
+    batch.results.map((r) => r.payload_hash),
+    cases.map((x) => x.expect.proof_id ?? null),
+  );
   t.deepEqual([batch.total, batch.valid_count, batch.invalid_count], [cases.length, valid.length, cases.length - valid.length]);
 
   // score
@@ -101,20 +121,32 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   t.is(stats.total_proofs_submitted, valid.length);
   t.is(typeof stats.first_activity, 'string');
   // Every verify and batch-verify call above counted, one per envelope, passed or failed.
-  t.deepEqual([stats.successful_verifications, stats.failed_verifications, stats.total_verifications], [2 * valid.length, 2 * (cases.length - valid.length), 2 * cases.length]);
+  t.deepEqual(
+    [stats.successful_verifications, stats.failed_verifications, stats.total_verifications],
+    [2 * valid.length, 2 * (cases.length - valid.length), 2 * cases.length],
+  );
   t.is(stats.proofs_by_robot?.['arm-1'], arm1.length);
   t.is(stats.activity_timeline?.length, 30);
   t.is((await a.call('GET', `/v1/stats/wallet/${bob.address}`)).status, 403);
 
   // check_access, as the SDK sends it (rpc_url "").
-  const access = shaped(c.AccessCheckResponse, await a.call('POST', '/v1/access/check', `{"rpc_url": "", "owner": "${alice.address}", "mint": "${MINT}", "minimum": 50000}`), 'access');
+  const access = shaped(
+    c.AccessCheckResponse,
+    await a.call('POST', '/v1/access/check', `{"rpc_url": "", "owner": "${alice.address}", "mint": "${MINT}", "minimum": 50000}`),
+    'access',
+  );
   t.true(access.allowed);
   t.is(access.balance, 60000);
 
   // fleet: the devices the proofs named, with an API key.
   const overview = shaped(c.OverviewResponse, await a.call('GET', '/v1/fleet'), 'overview');
-  const robots = [...new Set(valid.map((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.robot_id as string | null))].filter((r): r is string => r !== null).sort();
-  t.deepEqual(overview.devices.map((d) => d.id), robots);
+  const robots = [...new Set(valid.map((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.robot_id as string | null))]
+    .filter((r): r is string => r !== null)
+    .sort();
+  t.deepEqual(
+    overview.devices.map((d) => d.id),
+    robots,
+  );
   t.is(overview.summary.total_devices, robots.length);
   const tasks = new Set(valid.map((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.task_id as string));
   t.is(overview.summary.total_tasks, tasks.size, 'distinct tasks of the stored proofs');
@@ -123,7 +155,7 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const device = shaped(c.DeviceDetailResponse, await a.call('GET', '/v1/fleet/devices/arm-1'), 'device');
   t.is(device.proof_count, arm1.length);
   t.is(device.custom_name, null);
-  t.is((await b.call('GET', '/v1/fleet/devices/arm-1')).status, 404, 'another wallet\'s device is 404');
+  t.is((await b.call('GET', '/v1/fleet/devices/arm-1')).status, 404, "another wallet's device is 404");
 
   // rename_device renames.
   const renamed = shaped(c.RenameResponse, await a.call('PATCH', '/v1/fleet/devices/arm-1/name', '{"name": "Welder 1"}'), 'rename');
@@ -144,7 +176,20 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   t.deepEqual([reported.success, reported.device_id], [true, 'rover-9']);
   const latest = await a.call('GET', '/v1/fleet/devices/rover-9/health');
   const h = shaped(c.DeviceHealthResponse, latest, 'get health').health;
-  t.deepEqual([h.cpu_percent, h.cpu_temperature, h.battery_percent, h.battery_charging, h.memory_used_mb, h.network_connected, h.network_type, h.uptime_seconds, h.temperature], [12.5, 61.5, 85, true, 512, true, 'wifi', 3600, 24]);
+  t.deepEqual(
+    [
+      h.cpu_percent,
+      h.cpu_temperature,
+      h.battery_percent,
+      h.battery_charging,
+      h.memory_used_mb,
+      h.network_connected,
+      h.network_type,
+      h.uptime_seconds,
+      h.temperature,
+    ],
+    [12.5, 61.5, 85, true, 512, true, 'wifi', 3600, 24],
+  );
   t.deepEqual(h.custom_metrics, { joint: 1.5, mode: 'auto', docked: false });
   const never = shaped(c.DeviceHealthResponse, await a.call('GET', '/v1/fleet/devices/arm-2/health'), 'health never reported').health;
   t.deepEqual([never.battery_percent, never.custom_metrics, never.last_updated], [null, {}, null]);
@@ -161,7 +206,13 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const assigned = shaped(c.MembershipResponse, await a.call('POST', `/v1/fleet/groups/${gid}/assign`, '{"device_ids": ["arm-1", "rover-9"]}'), 'assign');
   t.deepEqual(assigned.assigned, ['arm-1', 'rover-9']);
   const grouped = shaped(c.OverviewResponse, await a.call('GET', '/v1/fleet'), 'overview after assign');
-  t.deepEqual(grouped.devices.filter((d) => d.group_id === gid).map((d) => [d.id, d.group_name]), [['arm-1', 'Yard'], ['rover-9', 'Yard']]);
+  t.deepEqual(
+    grouped.devices.filter((d) => d.group_id === gid).map((d) => [d.id, d.group_name]),
+    [
+      ['arm-1', 'Yard'],
+      ['rover-9', 'Yard'],
+    ],
+  );
   t.is((await b.call('POST', `/v1/fleet/groups/${gid}/assign`, '{"device_ids": ["arm-1"]}')).status, 404);
   const unassigned = shaped(c.MembershipResponse, await a.call('POST', `/v1/fleet/groups/${gid}/unassign`, '{"device_ids": ["rover-9"]}'), 'unassign');
   t.deepEqual(unassigned.assigned, ['arm-1']);
@@ -170,10 +221,17 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   t.is((await a.call('DELETE', `/v1/fleet/groups/${gid}`)).status, 404);
 
   // reorder_devices orders the overview; delete_device hides a device, its proofs stay.
-  const reordered = shaped(c.ReorderResponse, await a.call('PATCH', '/v1/fleet/devices/order', '{"device_orders": [{"device_id": "rover-9", "sort_order": 0}, {"device_id": "arm-2", "sort_order": 1}]}'), 'reorder');
+  const reordered = shaped(
+    c.ReorderResponse,
+    await a.call('PATCH', '/v1/fleet/devices/order', '{"device_orders": [{"device_id": "rover-9", "sort_order": 0}, {"device_id": "arm-2", "sort_order": 1}]}'),
+    'reorder',
+  );
   t.deepEqual([reordered.success, reordered.updated], [true, 2]);
   const ordered = shaped(c.OverviewResponse, await a.call('GET', '/v1/fleet'), 'overview after reorder');
-  t.deepEqual(ordered.devices.slice(0, 2).map((d) => d.id), ['rover-9', 'arm-2']);
+  t.deepEqual(
+    ordered.devices.slice(0, 2).map((d) => d.id),
+    ['rover-9', 'arm-2'],
+  );
   t.is((await b.call('PATCH', '/v1/fleet/devices/order', '{"device_orders": [{"device_id": "arm-2", "sort_order": 0}]}')).status, 404);
   t.is((await b.call('DELETE', '/v1/fleet/devices/arm-2')).status, 404, 'another wallet cannot hide my device');
   const hidden = shaped(c.DeleteDeviceResponse, await a.call('DELETE', '/v1/fleet/devices/arm-2'), 'delete device');
@@ -181,7 +239,11 @@ export async function actoPersonalityContract(t: ExecutionContext, app: Identity
   const afterHide = shaped(c.OverviewResponse, await a.call('GET', '/v1/fleet'), 'overview after delete');
   t.false(afterHide.devices.some((d) => d.id === 'arm-2'));
   t.is(afterHide.summary.total_devices, ordered.summary.total_devices - 1);
-  t.is((await search(a, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "desc", "robot_id": "arm-2"}')).total, valid.filter((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.robot_id === 'arm-2').length, 'its proofs stay');
+  t.is(
+    (await search(a, '{"limit": 50, "offset": 0, "sort_field": "created_at", "sort_order": "desc", "robot_id": "arm-2"}')).total,
+    valid.filter((x) => JSON.parse(envelopeTextOf(x.body)).payload.subject.robot_id === 'arm-2').length,
+    'its proofs stay',
+  );
 
   // Credentials: each failure the SDK maps, with {detail}.
   const noKey = await app.call('GET', '/acto/v1/fleet', { wallet: alice.address, headers: SDK_HEADERS });

@@ -24,13 +24,30 @@ const FAR = 9_000_000_000_000;
 type Target = { readonly deliveryId: number; readonly endpointId: string };
 
 const attempt = (n: number, atMs: number, over: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
-  attempt: n, atMs, statusCode: 500, latencyMs: 20, error: 'answered 500', responseExcerpt: 'oops', trigger: 'scheduled', ...over,
+  attempt: n,
+  atMs,
+  statusCode: 500,
+  latencyMs: 20,
+  error: 'answered 500',
+  responseExcerpt: 'oops',
+  trigger: 'scheduled',
+  ...over,
 });
 const failed = (d: Target, n: number, atMs: number, nextAttemptAtMs: number | null, over: Partial<DeliveryAttempt> = {}): AttemptOutcome => ({
-  deliveryId: d.deliveryId, endpointId: d.endpointId, attempt: attempt(n, atMs, over), state: nextAttemptAtMs === null ? 'failed' : 'pending', nextAttemptAtMs, succeeded: false,
+  deliveryId: d.deliveryId,
+  endpointId: d.endpointId,
+  attempt: attempt(n, atMs, over),
+  state: nextAttemptAtMs === null ? 'failed' : 'pending',
+  nextAttemptAtMs,
+  succeeded: false,
 });
 const succeeded = (d: Target, n: number, atMs: number, trigger: DeliveryAttempt['trigger'] = 'scheduled'): AttemptOutcome => ({
-  deliveryId: d.deliveryId, endpointId: d.endpointId, attempt: attempt(n, atMs, { statusCode: 200, error: null, responseExcerpt: 'ok', trigger }), state: 'succeeded', nextAttemptAtMs: null, succeeded: true,
+  deliveryId: d.deliveryId,
+  endpointId: d.endpointId,
+  attempt: attempt(n, atMs, { statusCode: 200, error: null, responseExcerpt: 'ok', trigger }),
+  state: 'succeeded',
+  nextAttemptAtMs: null,
+  succeeded: true,
 });
 
 /** The DeliveryQueue contract; `make` returns an empty queue over an empty store and log. */
@@ -64,8 +81,21 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     t.is(await fx.queue.cursor(CURSOR), events[1]!.id);
     t.is(await fx.queue.cursor('another-job'), 0);
     const page = (await fx.queue.list(WALLET_A, e!.endpointId, { limit: 10 }))!;
-    t.deepEqual(page.items.map((d) => d.eventId), [events[1]!.id, events[0]!.id]);
-    t.like(page.items[0], { endpointId: e!.endpointId, eventType: 'proof.accepted', state: 'pending', attempts: 0, nextAttemptAtMs: T0, lastStatusCode: null, lastError: null, lastAttemptAtMs: null, createdAtMs: T0 });
+    t.deepEqual(
+      page.items.map((d) => d.eventId),
+      [events[1]!.id, events[0]!.id],
+    );
+    t.like(page.items[0], {
+      endpointId: e!.endpointId,
+      eventType: 'proof.accepted',
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAtMs: T0,
+      lastStatusCode: null,
+      lastError: null,
+      lastAttemptAtMs: null,
+      createdAtMs: T0,
+    });
     const last = events[1]!.id;
     t.true(await fx.queue.enqueue([{ endpointId: e!.endpointId, event: events[1]! }], { name: CURSOR, from: last, to: last }, T0 + 5));
     t.is((await deliveries(fx, e!)).length, 2, 'the one already there is kept, not doubled');
@@ -84,7 +114,10 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     t.false(await fx.queue.enqueue(stale, { name: 'fresh-job', from: 7, to: 9 }, T0));
     t.is(await fx.queue.cursor(CURSOR), events[1]!.id);
     t.is(await fx.queue.cursor('fresh-job'), 0);
-    t.deepEqual((await fx.queue.list(WALLET_A, e!.endpointId, { limit: 10 }))!.items.map((d) => d.eventId), [events[1]!.id, events[0]!.id]);
+    t.deepEqual(
+      (await fx.queue.list(WALLET_A, e!.endpointId, { limit: 10 }))!.items.map((d) => d.eventId),
+      [events[1]!.id, events[0]!.id],
+    );
   });
 
   testFn(`${name}: an enqueue skips an endpoint deleted since the fan-out read it`, async (t) => {
@@ -102,12 +135,18 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     const events = await fanOut(fx, [e!], 2);
     t.deepEqual(await fx.queue.claim(T0 - 1, LOCK, 10, 10), [], 'not due yet');
     const claimed = await fx.queue.claim(T0, LOCK, 10, 10);
-    t.deepEqual(claimed.map((c) => c.event), events);
+    t.deepEqual(
+      claimed.map((c) => c.event),
+      events,
+    );
     t.deepEqual(claimed[0]!.endpoint, (await fx.endpoints.get(WALLET_A, e!.endpointId))!);
     t.like(claimed[0], { manual: false, delivery: { endpointId: e!.endpointId, eventId: events[0]!.id, state: 'pending', attempts: 0 } });
     t.deepEqual(await claimedIds(fx, T0 + 1), []);
     t.deepEqual(await claimedIds(fx, T0 + LOCK), [], 'held until the lock ends, inclusive');
-    t.deepEqual(await claimedIds(fx, T0 + LOCK + 1), claimed.map((c) => c.delivery.deliveryId));
+    t.deepEqual(
+      await claimedIds(fx, T0 + LOCK + 1),
+      claimed.map((c) => c.delivery.deliveryId),
+    );
   });
 
   testFn(`${name}: claim takes at most limit, and at most perEndpoint per endpoint counting those already claimed`, async (t) => {
@@ -116,12 +155,18 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     await fanOut(fx, [busy!, quiet!], 5);
     const [b, q] = [await deliveries(fx, busy!), await deliveries(fx, quiet!)];
     const first = await fx.queue.claim(T0, LOCK, 3, 2);
-    t.deepEqual(first.map((c) => c.delivery.deliveryId), [b[0]!.deliveryId, b[1]!.deliveryId, q[0]!.deliveryId]);
+    t.deepEqual(
+      first.map((c) => c.delivery.deliveryId),
+      [b[0]!.deliveryId, b[1]!.deliveryId, q[0]!.deliveryId],
+    );
     t.deepEqual(await claimedIds(fx, T0 + 1, 10, 2), [q[1]!.deliveryId]);
     t.deepEqual(await claimedIds(fx, T0 + 2, 10, 2), []);
     await fx.queue.record([succeeded(b[0]!, 1, T0 + 3)]);
     t.deepEqual(await claimedIds(fx, T0 + 4, 10, 2), [b[2]!.deliveryId], 'a recorded attempt frees its slot');
-    t.deepEqual(await claimedIds(fx, T0 + LOCK + 5, 10, 3), [b[1], b[2], b[3], q[0], q[1], q[2]].map((d) => d!.deliveryId));
+    t.deepEqual(
+      await claimedIds(fx, T0 + LOCK + 5, 10, 3),
+      [b[1], b[2], b[3], q[0], q[1], q[2]].map((d) => d!.deliveryId),
+    );
   });
 
   testFn(`${name}: deliveries to a disabled endpoint wait until it is enabled again`, async (t) => {
@@ -129,9 +174,15 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     const [off, on] = await endpoints(fx, WALLET_A, WALLET_A);
     await fanOut(fx, [off!, on!], 1);
     await fx.endpoints.disable(off!.endpointId, 'answered 410 Gone', T0);
-    t.deepEqual((await fx.queue.claim(T0, LOCK, 10, 10)).map((c) => c.endpoint.endpointId), [on!.endpointId]);
+    t.deepEqual(
+      (await fx.queue.claim(T0, LOCK, 10, 10)).map((c) => c.endpoint.endpointId),
+      [on!.endpointId],
+    );
     await fx.endpoints.update(WALLET_A, off!.endpointId, { enabled: true }, T0 + 1);
-    t.deepEqual((await fx.queue.claim(T0 + 2, LOCK, 10, 10)).map((c) => c.endpoint.endpointId), [off!.endpointId]);
+    t.deepEqual(
+      (await fx.queue.claim(T0 + 2, LOCK, 10, 10)).map((c) => c.endpoint.endpointId),
+      [off!.endpointId],
+    );
     await fx.endpoints.update(WALLET_A, on!.endpointId, { enabled: false }, T0 + 3);
     t.deepEqual(await claimedIds(fx, FAR), [(await deliveries(fx, off!))[0]!.deliveryId]);
   });
@@ -153,19 +204,38 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     await fx.queue.claim(T0, LOCK, 10, 10);
     await fx.queue.record([failed(d1!, 1, T0 + 100, T0 + 5_000)]);
     const after = (await fx.queue.get(WALLET_A, e!.endpointId, d1!.deliveryId))!;
-    t.deepEqual(after.delivery, { ...d1!, state: 'pending', attempts: 1, nextAttemptAtMs: T0 + 5_000, lastStatusCode: 500, lastError: 'answered 500', lastAttemptAtMs: T0 + 100 });
+    t.deepEqual(after.delivery, {
+      ...d1!,
+      state: 'pending',
+      attempts: 1,
+      nextAttemptAtMs: T0 + 5_000,
+      lastStatusCode: 500,
+      lastError: 'answered 500',
+      lastAttemptAtMs: T0 + 100,
+    });
     t.deepEqual(after.attempts, [attempt(1, T0 + 100)]);
     t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: T0 + 100, lastSuccessAtMs: null });
     await fx.queue.record([failed(d2!, 1, T0 + 200, null, { statusCode: null, error: 'timed out', responseExcerpt: '' })]);
     t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: T0 + 100 }, 'the streak keeps its start');
-    t.like((await fx.queue.get(WALLET_A, e!.endpointId, d2!.deliveryId))!.delivery, { state: 'failed', nextAttemptAtMs: null, lastStatusCode: null, lastError: 'timed out' });
+    t.like((await fx.queue.get(WALLET_A, e!.endpointId, d2!.deliveryId))!.delivery, {
+      state: 'failed',
+      nextAttemptAtMs: null,
+      lastStatusCode: null,
+      lastError: 'timed out',
+    });
     t.deepEqual(await claimedIds(fx, T0 + 4_999), [], 'released, but not due before its next attempt');
     t.deepEqual(await claimedIds(fx, T0 + 5_000), [d1!.deliveryId]);
     await fx.queue.record([succeeded(d1!, 2, T0 + 5_100)]);
     t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: null, lastSuccessAtMs: T0 + 5_100 });
     const got = (await fx.queue.get(WALLET_A, e!.endpointId, d1!.deliveryId))!;
     t.like(got.delivery, { state: 'succeeded', attempts: 2, nextAttemptAtMs: null, lastStatusCode: 200, lastError: null });
-    t.deepEqual(got.attempts.map((a) => [a.attempt, a.statusCode]), [[1, 500], [2, 200]]);
+    t.deepEqual(
+      got.attempts.map((a) => [a.attempt, a.statusCode]),
+      [
+        [1, 500],
+        [2, 200],
+      ],
+    );
     t.deepEqual(await claimedIds(fx, FAR), [], 'succeeded and failed deliveries are never due');
   });
 
@@ -201,8 +271,22 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
       succeeded(mine[3]!, 1, T0 + 40),
     ]);
     const state = async (d: Delivery) => (await fx.queue.get(WALLET_A, e!.endpointId, d.deliveryId))!;
-    t.like((await state(mine[0]!)).delivery, { state: 'pending', attempts: 1, nextAttemptAtMs: T0 + 1_000, lastStatusCode: 500, lastError: 'answered 500', lastAttemptAtMs: T0 + 10 });
-    t.like((await state(mine[1]!)).delivery, { state: 'failed', attempts: 1, nextAttemptAtMs: null, lastStatusCode: null, lastError: 'timed out', lastAttemptAtMs: T0 + 20 });
+    t.like((await state(mine[0]!)).delivery, {
+      state: 'pending',
+      attempts: 1,
+      nextAttemptAtMs: T0 + 1_000,
+      lastStatusCode: 500,
+      lastError: 'answered 500',
+      lastAttemptAtMs: T0 + 10,
+    });
+    t.like((await state(mine[1]!)).delivery, {
+      state: 'failed',
+      attempts: 1,
+      nextAttemptAtMs: null,
+      lastStatusCode: null,
+      lastError: 'timed out',
+      lastAttemptAtMs: T0 + 20,
+    });
     t.like((await state(mine[2]!)).delivery, { state: 'succeeded', lastStatusCode: 200, lastError: null, lastAttemptAtMs: T0 + 30 });
     t.like((await state(mine[3]!)).delivery, { state: 'succeeded', lastAttemptAtMs: T0 + 40 });
     t.deepEqual((await state(mine[4]!)).attempts, [attempt(1, T0 + 35, { trigger: 'manual' })]);
@@ -221,7 +305,11 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     const [d1, d2, d3, d4] = await deliveries(fx, e!);
     await fx.queue.claim(T0, LOCK, 10, 10);
     await fx.queue.record([failed(d2!, 1, T0 + 30, T0 + 900), succeeded(d1!, 1, T0 + 20), failed(d3!, 1, T0 + 40, T0 + 900)]);
-    t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: T0 + 30, lastSuccessAtMs: T0 + 20 }, 'failing since the first failure after the success');
+    t.like(
+      await fx.endpoints.get(WALLET_A, e!.endpointId),
+      { failingSinceMs: T0 + 30, lastSuccessAtMs: T0 + 20 },
+      'failing since the first failure after the success',
+    );
     await fx.queue.record([succeeded(d4!, 1, T0 + 60), failed(d2!, 2, T0 + 50, T0 + 900)]);
     t.like(await fx.endpoints.get(WALLET_A, e!.endpointId), { failingSinceMs: null, lastSuccessAtMs: T0 + 60 }, 'the last attempt succeeded');
   });
@@ -233,7 +321,10 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     const ds = (await deliveries(fx, e!)).map((d) => d.deliveryId);
     const page = (q: { before?: number; limit: number; state?: 'pending' | 'succeeded' | 'failed' }) => fx.queue.list(WALLET_A, e!.endpointId, q);
     const first = (await page({ limit: 2 }))!;
-    t.deepEqual(first.items.map((d) => d.deliveryId), [ds[4], ds[3]]);
+    t.deepEqual(
+      first.items.map((d) => d.deliveryId),
+      [ds[4], ds[3]],
+    );
     t.is(first.next, ds[3]!);
     const second = (await page({ before: first.next!, limit: 2 }))!;
     t.deepEqual([second.items.map((d) => d.deliveryId), second.next], [[ds[2], ds[1]], ds[1]]);
@@ -241,7 +332,10 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     t.is((await page({ limit: 5 }))!.next, null);
     await fx.queue.claim(T0, LOCK, 10, 10);
     await fx.queue.record([succeeded({ deliveryId: ds[1]!, endpointId: e!.endpointId }, 1, T0 + 1)]);
-    t.deepEqual((await page({ limit: 10, state: 'succeeded' }))!.items.map((d) => d.deliveryId), [ds[1]]);
+    t.deepEqual(
+      (await page({ limit: 10, state: 'succeeded' }))!.items.map((d) => d.deliveryId),
+      [ds[1]],
+    );
     t.is((await page({ limit: 10, state: 'pending' }))!.items.length, 4);
     t.is(await fx.queue.list(WALLET_B, e!.endpointId, { limit: 10 }), null);
     t.is(await fx.queue.list(WALLET_A, 'wh_missing', { limit: 10 }), null);
@@ -269,12 +363,23 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     t.is(await fx.queue.redeliver(WALLET_B, e!.endpointId, d!.deliveryId, 5_000), null);
     t.is(await fx.queue.redeliver(WALLET_B, theirs!.endpointId, d!.deliveryId, 5_000), null);
     t.deepEqual(await claimedIds(fx, FAR), []);
-    t.like(await fx.queue.redeliver(WALLET_A, e!.endpointId, d!.deliveryId, 5_000), { deliveryId: d!.deliveryId, state: 'pending', nextAttemptAtMs: 5_000, attempts: 1 });
+    t.like(await fx.queue.redeliver(WALLET_A, e!.endpointId, d!.deliveryId, 5_000), {
+      deliveryId: d!.deliveryId,
+      state: 'pending',
+      nextAttemptAtMs: 5_000,
+      attempts: 1,
+    });
     t.deepEqual(await claimedIds(fx, 4_999), []);
     const [claimed] = await fx.queue.claim(5_000, LOCK, 10, 10);
     t.like(claimed, { manual: true, delivery: { deliveryId: d!.deliveryId } });
     await fx.queue.record([failed(d!, 2, 5_100, 9_000, { trigger: 'manual' })]);
-    t.deepEqual((await fx.queue.get(WALLET_A, e!.endpointId, d!.deliveryId))!.attempts.map((a) => [a.attempt, a.trigger]), [[1, 'scheduled'], [2, 'manual']]);
+    t.deepEqual(
+      (await fx.queue.get(WALLET_A, e!.endpointId, d!.deliveryId))!.attempts.map((a) => [a.attempt, a.trigger]),
+      [
+        [1, 'scheduled'],
+        [2, 'manual'],
+      ],
+    );
     const [retry] = await fx.queue.claim(9_000, LOCK, 10, 10);
     t.like(retry, { manual: false, delivery: { deliveryId: d!.deliveryId } }, 'the retry that follows is scheduled');
   });
@@ -286,7 +391,10 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     await fx.queue.claim(T0, LOCK, 1, 10);
     await fx.queue.record([failed((await deliveries(fx, gone!))[0]!, 1, T0 + 1, T0 + 2)]);
     t.true(await fx.endpoints.delete(WALLET_A, gone!.endpointId));
-    t.deepEqual((await fx.queue.claim(FAR, LOCK, 10, 10)).map((c) => c.endpoint.endpointId), [kept!.endpointId, kept!.endpointId]);
+    t.deepEqual(
+      (await fx.queue.claim(FAR, LOCK, 10, 10)).map((c) => c.endpoint.endpointId),
+      [kept!.endpointId, kept!.endpointId],
+    );
     t.is(await fx.queue.prune(FAR, 100), 2);
   });
 
@@ -299,7 +407,10 @@ export function deliveryQueueContract(name: string, make: () => Promise<QueueFix
     await fx.queue.claim(1_000, LOCK, 1, 10);
     await fx.queue.record([succeeded((await deliveries(fx, e!))[0]!, 1, 1_100)]);
     t.is(await fx.queue.prune(3_000, 2), 2);
-    t.deepEqual((await deliveries(fx, e!)).map((d) => d.createdAtMs), [2_000, 3_000]);
+    t.deepEqual(
+      (await deliveries(fx, e!)).map((d) => d.createdAtMs),
+      [2_000, 3_000],
+    );
     t.is(await fx.queue.prune(3_000, 2), 1);
     t.is(await fx.queue.prune(3_000, 2), 0);
     t.is((await deliveries(fx, e!)).length, 1);

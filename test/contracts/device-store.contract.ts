@@ -36,7 +36,10 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
       deviceType: null,
     });
     const page = await devices.listDevices(WALLET_A, { limit: 50 });
-    t.deepEqual(page.items.map((d) => d.deviceId), ['arm-1']);
+    t.deepEqual(
+      page.items.map((d) => d.deviceId),
+      ['arm-1'],
+    );
   });
 
   testFn(`${name}: concurrent adds count every stored proof exactly once`, async (t) => {
@@ -101,17 +104,45 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
 
   testFn(`${name}: health reports create the device, keep the latest, and are pruned to the limit`, async (t) => {
     const { devices, proofs } = await make();
-    const report = aReport('degraded', T0 + 10, { cpuPercent: 97.5, memoryPercent: 0, batteryPercent: 100, temperatureC: -12.25, uptimeS: 3600.5, message: 'fan ✗', metrics: { fan_rpm: 0, 'disk.free': 1.5e9 } });
+    const report = aReport('degraded', T0 + 10, {
+      cpuPercent: 97.5,
+      memoryPercent: 0,
+      batteryPercent: 100,
+      temperatureC: -12.25,
+      uptimeS: 3600.5,
+      message: 'fan ✗',
+      metrics: { fan_rpm: 0, 'disk.free': 1.5e9 },
+    });
     const created = await devices.recordHealth(WALLET_A, 'cam-1', report, 3);
-    t.deepEqual(created, { wallet: WALLET_A, deviceId: 'cam-1', name: null, groupId: null, firstSeenMs: T0 + 10, lastSeenMs: T0 + 10, lastProofAtMs: null, proofCount: 0, lastHealth: report, hiddenAtMs: null, sortOrder: null, description: null, deviceType: null });
+    t.deepEqual(created, {
+      wallet: WALLET_A,
+      deviceId: 'cam-1',
+      name: null,
+      groupId: null,
+      firstSeenMs: T0 + 10,
+      lastSeenMs: T0 + 10,
+      lastProofAtMs: null,
+      proofCount: 0,
+      lastHealth: report,
+      hiddenAtMs: null,
+      sortOrder: null,
+      description: null,
+      deviceType: null,
+    });
     // An older report (a slower request) joins the history but is not the last health.
     await devices.recordHealth(WALLET_A, 'cam-1', aReport('error', T0 + 5), 3);
     t.deepEqual((await devices.getDevice(WALLET_A, 'cam-1'))?.lastHealth, report);
     t.is((await devices.getDevice(WALLET_A, 'cam-1'))?.firstSeenMs, T0 + 5);
     for (let i = 1; i <= 4; i++) await devices.recordHealth(WALLET_A, 'cam-1', aReport('ok', T0 + 100 + i), 3);
     const history = await devices.healthHistory(WALLET_A, 'cam-1', 10);
-    t.deepEqual(history.map((h) => h.receivedAtMs), [T0 + 104, T0 + 103, T0 + 102]);
-    t.deepEqual((await devices.healthHistory(WALLET_A, 'cam-1', 1)).map((h) => h.receivedAtMs), [T0 + 104]);
+    t.deepEqual(
+      history.map((h) => h.receivedAtMs),
+      [T0 + 104, T0 + 103, T0 + 102],
+    );
+    t.deepEqual(
+      (await devices.healthHistory(WALLET_A, 'cam-1', 1)).map((h) => h.receivedAtMs),
+      [T0 + 104],
+    );
     const device = await devices.getDevice(WALLET_A, 'cam-1');
     t.is(device?.lastHealth?.status, 'ok');
     t.is(device?.lastSeenMs, T0 + 104);
@@ -154,7 +185,11 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
   testFn(`${name}: an edit sets the name, description and type given, and clears those given as null`, async (t) => {
     const { devices } = await make();
     await devices.recordHealth(WALLET_A, 'arm-1', aReport('ok', T0), 10);
-    t.like(await devices.editDevice(WALLET_A, 'arm-1', { description: 'Left welder\nbay 3', deviceType: 'arm' }), { name: null, description: 'Left welder\nbay 3', deviceType: 'arm' });
+    t.like(await devices.editDevice(WALLET_A, 'arm-1', { description: 'Left welder\nbay 3', deviceType: 'arm' }), {
+      name: null,
+      description: 'Left welder\nbay 3',
+      deviceType: 'arm',
+    });
     t.like(await devices.editDevice(WALLET_A, 'arm-1', { name: 'Welder' }), { name: 'Welder', description: 'Left welder\nbay 3', deviceType: 'arm' });
     t.like(await devices.editDevice(WALLET_A, 'arm-1', { description: null, deviceType: null }), { name: 'Welder', description: null, deviceType: null });
     t.like(await devices.getDevice(WALLET_A, 'arm-1'), { name: 'Welder', description: null, deviceType: null, proofCount: 0 });
@@ -174,8 +209,14 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
     const hidden = await devices.hideDevice(WALLET_A, 'arm-1', T0 + 1);
     t.like(hidden, { hiddenAtMs: T0 + 1, groupId: null, proofCount: 2 });
     t.is((await devices.hideDevice(WALLET_A, 'arm-1', T0 + 2))?.hiddenAtMs, T0 + 1);
-    t.deepEqual((await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId), ['arm-2']);
-    t.is((await devices.deviceBuckets(WALLET_A, cutoffs)).reduce((n, b) => n + b.count, 0), 1);
+    t.deepEqual(
+      (await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId),
+      ['arm-2'],
+    );
+    t.is(
+      (await devices.deviceBuckets(WALLET_A, cutoffs)).reduce((n, b) => n + b.count, 0),
+      1,
+    );
     t.deepEqual((await groups.getGroup(WALLET_A, group.right.groupId))?.deviceIds, ['arm-2']);
     t.is((await proofs.search(WALLET_A, { robotId: 'arm-1', order: 'desc', limit: 10 })).items.length, 2);
     // Still readable by id, as hidden.
@@ -183,21 +224,44 @@ export function deviceStoreContract(name: string, make: () => Promise<FleetFixtu
     // Its next proof shows it again (ungrouped), counted.
     await addProofs(proofs, WALLET_A, 'arm-1', 1, 20);
     t.like(await devices.getDevice(WALLET_A, 'arm-1'), { hiddenAtMs: null, proofCount: 3, groupId: null });
-    t.deepEqual((await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId), ['arm-1', 'arm-2']);
+    t.deepEqual(
+      (await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId),
+      ['arm-1', 'arm-2'],
+    );
     // And so does its next health report.
     await devices.hideDevice(WALLET_A, 'arm-2', T0 + 3);
-    t.deepEqual((await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId), ['arm-1']);
+    t.deepEqual(
+      (await devices.listDevices(WALLET_A, { limit: 50 })).items.map((d) => d.deviceId),
+      ['arm-1'],
+    );
     await devices.recordHealth(WALLET_A, 'arm-2', aReport('ok', T0 + 4), 10);
     t.like(await devices.getDevice(WALLET_A, 'arm-2'), { hiddenAtMs: null });
-    t.is((await devices.deviceBuckets(WALLET_A, cutoffs)).reduce((n, b) => n + b.count, 0), 2);
+    t.is(
+      (await devices.deviceBuckets(WALLET_A, cutoffs)).reduce((n, b) => n + b.count, 0),
+      2,
+    );
   });
 
   testFn(`${name}: devices list by their order, unordered ones last by id, in pages that cover each once`, async (t) => {
     const { devices } = await make();
     for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) await devices.recordHealth(WALLET_A, id, aReport('ok', T0), 10);
-    t.deepEqual(await devices.orderDevices(WALLET_A, [{ deviceId: 'e', sortOrder: 0 }, { deviceId: 'ghost', sortOrder: 1 }, { deviceId: 'b', sortOrder: 2 }]), { unknown: ['ghost'], updated: 0 });
+    t.deepEqual(
+      await devices.orderDevices(WALLET_A, [
+        { deviceId: 'e', sortOrder: 0 },
+        { deviceId: 'ghost', sortOrder: 1 },
+        { deviceId: 'b', sortOrder: 2 },
+      ]),
+      { unknown: ['ghost'], updated: 0 },
+    );
     t.is((await devices.getDevice(WALLET_A, 'e'))?.sortOrder, null);
-    t.deepEqual(await devices.orderDevices(WALLET_A, [{ deviceId: 'e', sortOrder: 0 }, { deviceId: 'c', sortOrder: 5 }, { deviceId: 'b', sortOrder: 5 }]), { unknown: [], updated: 3 });
+    t.deepEqual(
+      await devices.orderDevices(WALLET_A, [
+        { deviceId: 'e', sortOrder: 0 },
+        { deviceId: 'c', sortOrder: 5 },
+        { deviceId: 'b', sortOrder: 5 },
+      ]),
+      { unknown: [], updated: 3 },
+    );
     t.deepEqual(await devices.orderDevices(WALLET_B, [{ deviceId: 'a', sortOrder: 0 }]), { unknown: ['a'], updated: 0 });
     const seen: string[] = [];
     let after: { afterDeviceId?: string; afterSortOrder?: number | null } = {};

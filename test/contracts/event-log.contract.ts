@@ -54,7 +54,10 @@ export function eventLogContract(name: string, make: () => Promise<EventLog>, te
     const second = await log.walletEvents(WALLET_A, 0, { limit: 2, order: 'desc', beforeId: ids[2]! });
     t.deepEqual([second.items.map((e) => e.id), second.hasMore], [[ids[1], ids[0]], false]);
     const between = await log.walletEvents(WALLET_A, ids[0]!, { limit: 10, beforeId: ids[3]! });
-    t.deepEqual(between.items.map((e) => e.id), [ids[1], ids[2]]);
+    t.deepEqual(
+      between.items.map((e) => e.id),
+      [ids[1], ids[2]],
+    );
   });
 
   testFn(`${name}: a type filter keeps only those types, and hasMore counts only matching events`, async (t) => {
@@ -76,9 +79,15 @@ export function eventLogContract(name: string, make: () => Promise<EventLog>, te
     const log = await make();
     await log.append([anEvent(WALLET_B), anEvent(WALLET_A), anEvent(WALLET_B)]);
     const a = await log.walletEvents(WALLET_A, 0, { limit: 10 });
-    t.deepEqual(a.items.map((e) => e.wallet), [WALLET_A]);
+    t.deepEqual(
+      a.items.map((e) => e.wallet),
+      [WALLET_A],
+    );
     t.false(a.hasMore);
-    t.deepEqual((await log.walletEvents(WALLET_B, 0, { limit: 10 })).items.map((e) => e.wallet), [WALLET_B, WALLET_B]);
+    t.deepEqual(
+      (await log.walletEvents(WALLET_B, 0, { limit: 10 })).items.map((e) => e.wallet),
+      [WALLET_B, WALLET_B],
+    );
     t.deepEqual((await log.walletEvents('nobody', 0, { limit: 10 })).items, []);
   });
 
@@ -91,14 +100,20 @@ export function eventLogContract(name: string, make: () => Promise<EventLog>, te
     t.deepEqual(tags(page.items), tags([plain]));
     t.false(page.hasMore, 'the targeted event does not count as more');
     const all = await log.allEvents(0, 10);
-    t.deepEqual(all.map((e) => e.target), ['wh_1', null]);
+    t.deepEqual(
+      all.map((e) => e.target),
+      ['wh_1', null],
+    );
   });
 
   testFn(`${name}: allEvents reads every wallet after the cursor, oldest first, at most limit`, async (t) => {
     const log = await make();
     await log.append([anEvent(WALLET_A), anEvent(WALLET_B), anEvent(WALLET_A), anEvent(WALLET_B)]);
     const all = await log.allEvents(0, 10);
-    t.deepEqual(all.map((e) => e.wallet), [WALLET_A, WALLET_B, WALLET_A, WALLET_B]);
+    t.deepEqual(
+      all.map((e) => e.wallet),
+      [WALLET_A, WALLET_B, WALLET_A, WALLET_B],
+    );
     t.deepEqual(ids(await log.allEvents(all[0]!.id, 2)), ids(all.slice(1, 3)));
     t.deepEqual(await log.allEvents(all[3]!.id, 10), []);
   });

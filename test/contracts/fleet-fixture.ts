@@ -23,6 +23,14 @@ export const T0 = Date.parse('2026-11-21T00:00:00Z');
 export const MIN = 60_000;
 
 /** Adds `n` proofs of the wallet (of `robotId`'s device, when given), numbered from `from`. */
-export async function addProofs(proofs: ProofStore, wallet: string, robotId: string | undefined, n: number, from = 0, receivedAt = (i: number) => T0 + i): Promise<void> {
-  for (let i = from; i < from + n; i++) await proofs.add(aProofRecord(wallet, { taskId: `${robotId ?? 'none'}-${i}`, ...(robotId !== undefined ? { robotId } : {}) }, receivedAt(i)));
+export async function addProofs(
+  proofs: ProofStore,
+  wallet: string,
+  robotId: string | undefined,
+  n: number,
+  from = 0,
+  receivedAt = (i: number) => T0 + i,
+): Promise<void> {
+  for (let i = from; i < from + n; i++)
+    await proofs.add(aProofRecord(wallet, { taskId: `${robotId ?? 'none'}-${i}`, ...(robotId !== undefined ? { robotId } : {}) }, receivedAt(i)));
 }

@@ -52,7 +52,10 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     );
     await devices.recordHealth(WALLET_B, 'other', aReport('ok', now), 10);
     const all = await devices.deviceBuckets(null, cutoffsAt(now, windows));
-    t.is(all.reduce((n, b) => n + b.count, 0), 7);
+    t.is(
+      all.reduce((n, b) => n + b.count, 0),
+      7,
+    );
   });
 
   testFn(`${name}: groups are created once per name and wallet, up to the limit`, async (t) => {
@@ -61,9 +64,15 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     if (!isRight(a)) return t.fail();
     t.like(a.right, { wallet: WALLET_A, name: 'Lyon', description: 'north site', createdAtMs: T0 });
     t.regex(a.right.groupId, /^grp_[0-9a-f]{24}$/);
-    t.deepEqual(await groups.createGroup(WALLET_A, { name: 'Lyon', description: null, createdAtMs: T0 }, 2), { _tag: 'Left', left: { _tag: 'GroupNameTaken', name: 'Lyon' } });
+    t.deepEqual(await groups.createGroup(WALLET_A, { name: 'Lyon', description: null, createdAtMs: T0 }, 2), {
+      _tag: 'Left',
+      left: { _tag: 'GroupNameTaken', name: 'Lyon' },
+    });
     t.true(isRight(await groups.createGroup(WALLET_A, { name: 'lyon', description: null, createdAtMs: T0 }, 2)));
-    t.deepEqual(await groups.createGroup(WALLET_A, { name: 'Paris', description: null, createdAtMs: T0 }, 2), { _tag: 'Left', left: { _tag: 'GroupLimitReached', limit: 2 } });
+    t.deepEqual(await groups.createGroup(WALLET_A, { name: 'Paris', description: null, createdAtMs: T0 }, 2), {
+      _tag: 'Left',
+      left: { _tag: 'GroupLimitReached', limit: 2 },
+    });
     t.true(isRight(await groups.createGroup(WALLET_B, { name: 'Lyon', description: null, createdAtMs: T0 }, 2)));
     t.is(await groups.countGroups(WALLET_A), 2);
     t.is(await groups.countGroups(WALLET_B), 1);
@@ -90,13 +99,22 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     await groups.assignDevices(WALLET_A, made['b']!, ['d2', 'd1']);
     await groups.assignDevices(WALLET_A, made['c']!, ['d3']);
     const first = await groups.listGroups(WALLET_A, { limit: 3, withDeviceIds: true });
-    t.deepEqual(first.items.map((g) => g.name), ['A', 'a', 'b']);
+    t.deepEqual(
+      first.items.map((g) => g.name),
+      ['A', 'a', 'b'],
+    );
     t.is(first.next, 'b');
     t.deepEqual(first.items[2]!.deviceIds, ['d1', 'd2']);
     t.is(first.items[2]!.deviceCount, 2);
     t.deepEqual(first.items[0]!.deviceIds, []);
     const second = await groups.listGroups(WALLET_A, { limit: 3, afterName: 'b', withDeviceIds: false });
-    t.deepEqual(second.items.map((g) => [g.name, g.deviceCount, g.deviceIds]), [['c', 1, null], ['é', 0, null]]);
+    t.deepEqual(
+      second.items.map((g) => [g.name, g.deviceCount, g.deviceIds]),
+      [
+        ['c', 1, null],
+        ['é', 0, null],
+      ],
+    );
     t.is(second.next, null);
     t.deepEqual((await groups.listGroups(WALLET_B, { limit: 3, withDeviceIds: true })).items, []);
   });
@@ -121,14 +139,20 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     const again = await groups.assignDevices(WALLET_A, two, ['cam-1', 'arm-2']);
     if (!isRight(again)) return t.fail();
     t.is(again.right.changed, 2);
-    t.is((await groups.assignDevices(WALLET_A, two, ['cam-1']) as { right: { changed: number } }).right.changed, 0);
+    t.is(((await groups.assignDevices(WALLET_A, two, ['cam-1'])) as { right: { changed: number } }).right.changed, 0);
     t.deepEqual((await groups.getGroup(WALLET_A, one))?.deviceIds, ['arm-1']);
     t.is((await devices.getDevice(WALLET_A, 'cam-1'))?.groupId, two);
     // Unknown ids (and another wallet's devices are unknown): named, and nothing changes.
-    t.deepEqual(await groups.assignDevices(WALLET_A, one, ['zz', 'arm-2', 'b-arm']), { _tag: 'Left', left: { _tag: 'UnknownDevices', deviceIds: ['zz', 'b-arm'] } });
+    t.deepEqual(await groups.assignDevices(WALLET_A, one, ['zz', 'arm-2', 'b-arm']), {
+      _tag: 'Left',
+      left: { _tag: 'UnknownDevices', deviceIds: ['zz', 'b-arm'] },
+    });
     t.is((await devices.getDevice(WALLET_A, 'arm-2'))?.groupId, two);
     // Another wallet's group does not exist; nor can it receive this wallet's devices.
-    t.deepEqual(await groups.assignDevices(WALLET_A, gb.right.groupId, ['arm-1']), { _tag: 'Left', left: { _tag: 'GroupNotFound', groupId: gb.right.groupId } });
+    t.deepEqual(await groups.assignDevices(WALLET_A, gb.right.groupId, ['arm-1']), {
+      _tag: 'Left',
+      left: { _tag: 'GroupNotFound', groupId: gb.right.groupId },
+    });
     const intoB = await groups.assignDevices(WALLET_B, gb.right.groupId, ['arm-1']);
     t.true(isLeft(intoB) && intoB.left._tag === 'UnknownDevices');
     t.is((await devices.getDevice(WALLET_A, 'arm-1'))?.groupId, one);
@@ -149,7 +173,10 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     t.deepEqual(out.right.group.deviceIds, ['d2']);
     t.is((await devices.getDevice(WALLET_A, 'd3'))?.groupId, g2.right.groupId);
     t.is((await devices.getDevice(WALLET_A, 'd1'))?.groupId, null);
-    t.deepEqual(await groups.unassignDevices(WALLET_A, g1.right.groupId, ['d2', 'nope']), { _tag: 'Left', left: { _tag: 'UnknownDevices', deviceIds: ['nope'] } });
+    t.deepEqual(await groups.unassignDevices(WALLET_A, g1.right.groupId, ['d2', 'nope']), {
+      _tag: 'Left',
+      left: { _tag: 'UnknownDevices', deviceIds: ['nope'] },
+    });
     t.is((await devices.getDevice(WALLET_A, 'd2'))?.groupId, g1.right.groupId);
     t.true(isLeft(await groups.unassignDevices(WALLET_B, g1.right.groupId, ['d2'])));
   });
@@ -162,7 +189,10 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     t.is(made.right.color, '#112233');
     t.is(other.right.color, null);
     const id = made.right.groupId;
-    t.like(await groups.updateGroup(WALLET_A, id, { name: 'Lyon east', description: 'Bay 3', color: '#aabbcc' }), { _tag: 'Right', right: { name: 'Lyon east', description: 'Bay 3', color: '#aabbcc', createdAtMs: T0 } });
+    t.like(await groups.updateGroup(WALLET_A, id, { name: 'Lyon east', description: 'Bay 3', color: '#aabbcc' }), {
+      _tag: 'Right',
+      right: { name: 'Lyon east', description: 'Bay 3', color: '#aabbcc', createdAtMs: T0 },
+    });
     t.like(await groups.updateGroup(WALLET_A, id, { color: null }), { _tag: 'Right', right: { name: 'Lyon east', description: 'Bay 3', color: null } });
     t.like(await groups.updateGroup(WALLET_A, id, { name: 'Paris', description: 'x' }), { _tag: 'Left', left: { _tag: 'GroupNameTaken', name: 'Paris' } });
     t.like(await groups.getGroup(WALLET_A, id), { name: 'Lyon east', description: 'Bay 3' });
@@ -170,7 +200,13 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     t.like(await groups.updateGroup(WALLET_A, id, { name: 'Lyon east' }), { _tag: 'Right' });
     t.like(await groups.updateGroup(WALLET_B, id, { name: 'mine' }), { _tag: 'Left', left: { _tag: 'GroupNotFound' } });
     t.like(await groups.updateGroup(WALLET_A, 'grp_nope', { name: 'x' }), { _tag: 'Left', left: { _tag: 'GroupNotFound' } });
-    t.deepEqual((await groups.listGroups(WALLET_A, { limit: 10, withDeviceIds: false })).items.map((g) => [g.name, g.color]), [['Lyon east', null], ['Paris', null]]);
+    t.deepEqual(
+      (await groups.listGroups(WALLET_A, { limit: 10, withDeviceIds: false })).items.map((g) => [g.name, g.color]),
+      [
+        ['Lyon east', null],
+        ['Paris', null],
+      ],
+    );
   });
 
   testFn(`${name}: deleting a group unassigns its devices and deletes nothing else`, async (t) => {
@@ -210,7 +246,10 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
       groups.assignDevices(WALLET_A, groupId, ids.slice(3)),
     ]);
     const listed = (await devices.listDevices(WALLET_A, { limit: 50 })).items;
-    t.is(listed.reduce((n, d) => n + d.proofCount, 0), 120);
+    t.is(
+      listed.reduce((n, d) => n + d.proofCount, 0),
+      120,
+    );
     t.true(listed.every((d) => d.proofCount === 10));
     t.true(listed.every((d, i) => d.lastHealth?.receivedAtMs === T0 + 1000 + i));
     t.deepEqual(await groups.deleteGroup(WALLET_A, groupId), { unassigned: listed.filter((d) => d.groupId === groupId).length });
@@ -233,7 +272,9 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
     const settled = await Promise.allSettled([
       ...records.map((r) => proofs.add(r)),
       ...Array.from({ length: 40 }, (_, k) =>
-        k % 3 === 2 ? groups.unassignDevices(WALLET_A, groupIds[k % 4]!, rotated(k)) : groups.assignDevices(WALLET_A, groupIds[k % 4]!, rotated(k).slice(0, 120)),
+        k % 3 === 2
+          ? groups.unassignDevices(WALLET_A, groupIds[k % 4]!, rotated(k))
+          : groups.assignDevices(WALLET_A, groupIds[k % 4]!, rotated(k).slice(0, 120)),
       ),
       ...ids.map((id, i) => devices.recordHealth(WALLET_A, id, aReport('degraded', T0 + 1000 + i), 5)),
       ...ids.map((id, i) => devices.recordHealth(WALLET_A, id, aReport('error', T0 + 500 + i), 5)),
@@ -241,9 +282,15 @@ export function groupStoreContract(name: string, make: () => Promise<FleetFixtur
       groups.deleteGroup(WALLET_A, groupIds[2]!),
     ]);
     const failed = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    t.deepEqual(failed.map((f) => String(f.reason)), []);
+    t.deepEqual(
+      failed.map((f) => String(f.reason)),
+      [],
+    );
     const listed = (await devices.listDevices(WALLET_A, { limit: 200 })).items;
-    t.is(listed.reduce((n, d) => n + d.proofCount, 0), 2000);
+    t.is(
+      listed.reduce((n, d) => n + d.proofCount, 0),
+      2000,
+    );
     t.true(listed.every((d) => d.lastHealth?.status === 'degraded' && d.lastHealth.receivedAtMs === T0 + 1000 + Number(d.deviceId.slice(4))));
     t.true(listed.every((d) => d.groupId === null || d.groupId === groupIds[0] || d.groupId === groupIds[1]));
   });

@@ -52,7 +52,10 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>, te
     await store.create(later);
     await store.create(earlier);
     await store.create(aKeyRecord(WALLET_B));
-    t.deepEqual((await store.listByWallet(WALLET_A)).map((k) => k.keyId), [earlier.keyId, later.keyId]);
+    t.deepEqual(
+      (await store.listByWallet(WALLET_A)).map((k) => k.keyId),
+      [earlier.keyId, later.keyId],
+    );
     t.is(await store.countByWallet(WALLET_A), 2);
     t.is(await store.countByWallet(WALLET_B), 1);
     t.is(await store.countByWallet('nobody'), 0);
@@ -153,7 +156,15 @@ export function keyEventsContract(name: string, make: () => Promise<{ keys: KeyS
         [
           'key.created',
           1_790_000_000_000,
-          { key_id: key.keyId, name: 'robot 7', prefix: key.prefix, created_at: '2026-09-21T14:13:20.000Z', scopes: [...SCOPES], robot_ids: null, expires_at: null },
+          {
+            key_id: key.keyId,
+            name: 'robot 7',
+            prefix: key.prefix,
+            created_at: '2026-09-21T14:13:20.000Z',
+            scopes: [...SCOPES],
+            robot_ids: null,
+            expires_at: null,
+          },
         ],
         ['key.deleted', 1_790_000_002_000, { key_id: key.keyId, name: 'robot 7', prefix: key.prefix }],
       ],
@@ -174,7 +185,19 @@ export function keyEventsContract(name: string, make: () => Promise<{ keys: KeyS
     t.deepEqual(
       seen.map((e) => [e.type, e.atMs, e.data]),
       [
-        ['key.created', key.createdAtMs, { key_id: key.keyId, name: 'arm', prefix: key.prefix, created_at: new Date(key.createdAtMs).toISOString(), scopes: ['proofs:write'], robot_ids: ['arm-1'], expires_at: '2027-01-15T08:00:00.000Z' }],
+        [
+          'key.created',
+          key.createdAtMs,
+          {
+            key_id: key.keyId,
+            name: 'arm',
+            prefix: key.prefix,
+            created_at: new Date(key.createdAtMs).toISOString(),
+            scopes: ['proofs:write'],
+            robot_ids: ['arm-1'],
+            expires_at: '2027-01-15T08:00:00.000Z',
+          },
+        ],
         ['key.updated', 1_790_000_002_000, { key_id: key.keyId, name: 'arm', prefix: key.prefix, enabled: false, changed: ['enabled'] }],
         ['key.updated', 1_790_000_004_000, { key_id: key.keyId, name: 'left arm', prefix: key.prefix, enabled: true, changed: ['name', 'enabled'] }],
       ],

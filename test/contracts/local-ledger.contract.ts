@@ -38,10 +38,13 @@ export function localLedgerContract(name: string, make: () => Promise<LocalLedge
     await ledger.set(WALLET_A, MINT, amount('1'), 2);
     await ledger.set(WALLET_A, OTHER_MINT, amount('3'), 3);
     const listed = await ledger.list(MINT);
-    t.deepEqual(listed.map((e) => [e.owner, formatTokenAmount(e.amount)]), [
-      [WALLET_A, '1'],
-      [WALLET_B, '2'],
-    ]);
+    t.deepEqual(
+      listed.map((e) => [e.owner, formatTokenAmount(e.amount)]),
+      [
+        [WALLET_A, '1'],
+        [WALLET_B, '2'],
+      ],
+    );
     t.deepEqual(await ledger.list('NoSuchMint111111111111111111111111111111111'), []);
   });
 

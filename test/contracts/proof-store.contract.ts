@@ -50,7 +50,10 @@ export function proofStoreContract(name: string, make: () => Promise<ProofStore>
       if (known !== undefined) t.is(r.record.logIndex, known);
       else byProof.set(r.record.proofId, r.record.logIndex!);
     }
-    t.deepEqual([...byProof.values()].sort((x, y) => x - y), Array.from({ length: 20 }, (_, i) => i));
+    t.deepEqual(
+      [...byProof.values()].sort((x, y) => x - y),
+      Array.from({ length: 20 }, (_, i) => i),
+    );
   });
 
   testFn(`${name}: a second add of the same proof id keeps the first copy`, async (t) => {
@@ -236,7 +239,14 @@ export function proofStoreContract(name: string, make: () => Promise<ProofStore>
       const seen: string[] = [];
       let after: ProofCursor | undefined;
       for (let pages = 0; pages < 30; pages++) {
-        const page = await store.search(WALLET_A, { order: 'desc', sort, limit: 3, createdAfterMs: Date.parse(at(1)), topic: 'nav/pose', ...(after ? { after } : {}) });
+        const page = await store.search(WALLET_A, {
+          order: 'desc',
+          sort,
+          limit: 3,
+          createdAfterMs: Date.parse(at(1)),
+          topic: 'nav/pose',
+          ...(after ? { after } : {}),
+        });
         seen.push(...page.items.map((i) => i.proofId));
         if (!page.next) break;
         after = page.next;
@@ -246,7 +256,10 @@ export function proofStoreContract(name: string, make: () => Promise<ProofStore>
     const byRobot = await store.search(WALLET_A, { order: 'asc', sort: 'robot_id', limit: 50, taskId: 'b' });
     t.deepEqual(
       byRobot.items.map((i) => i.proofId),
-      expectedOrder(records.filter((r) => r.taskId === 'b'), 'robot_id').map((r) => r.proofId),
+      expectedOrder(
+        records.filter((r) => r.taskId === 'b'),
+        'robot_id',
+      ).map((r) => r.proofId),
     );
   });
 
@@ -259,11 +272,18 @@ export function proofStoreContract(name: string, make: () => Promise<ProofStore>
         if (order === 'desc') expected.reverse();
         for (const offset of [0, 1, 7, 25, 26, 40]) {
           const page = await store.search(WALLET_A, { order, sort, limit: 5, offset });
-          t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 5), `${sort} ${order} offset ${offset}`);
+          t.deepEqual(
+            page.items.map((i) => i.proofId),
+            expected.slice(offset, offset + 5),
+            `${sort} ${order} offset ${offset}`,
+          );
           t.is(page.next !== null, offset + 5 < expected.length);
           if (page.next) {
             const next = await store.search(WALLET_A, { order, sort, limit: 5, after: page.next });
-            t.deepEqual(next.items.map((i) => i.proofId), expected.slice(offset + 5, offset + 10));
+            t.deepEqual(
+              next.items.map((i) => i.proofId),
+              expected.slice(offset + 5, offset + 10),
+            );
           }
         }
       }

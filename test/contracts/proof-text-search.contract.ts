@@ -69,7 +69,11 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
       for (const order of ['asc', 'desc'] as const) {
         const page = await store.search(WALLET_A, { order, limit: 50, text: needle });
         const want = expected.map((i) => records[i]!.proofId);
-        t.deepEqual(page.items.map((p) => p.proofId), order === 'asc' ? want : [...want].reverse(), `${JSON.stringify(needle)} ${order}`);
+        t.deepEqual(
+          page.items.map((p) => p.proofId),
+          order === 'asc' ? want : [...want].reverse(),
+          `${JSON.stringify(needle)} ${order}`,
+        );
       }
       t.is(await store.count(WALLET_A, { order: 'asc', limit: 1, text: needle }, 100), expected.length, `count ${JSON.stringify(needle)}`);
     }
@@ -105,7 +109,11 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
         t.deepEqual(paged, all, `cursor ${JSON.stringify(q)} ${order}`);
         for (let offset = 0; offset <= all.length; offset++) {
           const page = await store.search(WALLET_A, { ...q, order, limit: 2, offset });
-          t.deepEqual(page.items.map((i) => i.proofId), all.slice(offset, offset + 2), `offset ${offset} ${JSON.stringify(q)} ${order}`);
+          t.deepEqual(
+            page.items.map((i) => i.proofId),
+            all.slice(offset, offset + 2),
+            `offset ${offset} ${JSON.stringify(q)} ${order}`,
+          );
         }
         t.is(await store.count(WALLET_A, { ...q, order, limit: 1 }, 100), all.length);
       }
@@ -119,7 +127,13 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
     const records: ProofRecord[] = [];
     for (let i = 0; i < 45; i++) {
       const topics = i % 9 === 0 ? ['rare', 'common'] : i % 2 ? ['common', 'odd'] : ['common'];
-      const r = aProofRecord(WALLET_A, { seed: i, taskId: `t${i % 3}`, robotId: `r${i % 2}`, topics, createdAt: new Date(base + Math.floor(i / 4)).toISOString() });
+      const r = aProofRecord(WALLET_A, {
+        seed: i,
+        taskId: `t${i % 3}`,
+        robotId: `r${i % 2}`,
+        topics,
+        createdAt: new Date(base + Math.floor(i / 4)).toISOString(),
+      });
       records.push(r);
       // Stored out of time order, as clients may send them; another wallet's proofs never show.
       if (i % 3 === 2) await store.add(aProofRecord(WALLET_B, { seed: 100 + i, topics, createdAt: new Date(base + Math.floor(i / 4)).toISOString() }));
@@ -131,7 +145,10 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
       [{ topic: 'rare' }, (r) => r.topics.includes('rare')],
       [{ topic: 'common', taskId: 't1' }, (r) => r.taskId === 't1'],
       [{ topic: 'odd', robotId: 'r1', createdAfterMs: base + 2 }, (r) => r.topics.includes('odd') && r.robotId === 'r1' && r.createdAtMs >= base + 2],
-      [{ topic: 'rare', createdAfterMs: base + 1, createdBeforeMs: base + 9 }, (r) => r.topics.includes('rare') && r.createdAtMs >= base + 1 && r.createdAtMs < base + 9],
+      [
+        { topic: 'rare', createdAfterMs: base + 1, createdBeforeMs: base + 9 },
+        (r) => r.topics.includes('rare') && r.createdAtMs >= base + 1 && r.createdAtMs < base + 9,
+      ],
       [{ topic: 'absent' }, () => false],
     ];
     for (const [q, matches] of queries) {
@@ -156,7 +173,13 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
     for (let i = 0; i < 60; i++) {
       const nth = (i * 7) % 60;
       const name = nth % 3 === 0 ? `Lyon-${nth}` : nth % 5 === 0 ? 'lyo' : `paris-${nth}`;
-      const r = aProofRecord(WALLET_A, { seed: i, taskId: `t${nth % 2}`, robotId: `r${nth % 4}`, meta: { site: name }, createdAt: new Date(base + Math.floor(nth / 2)).toISOString() });
+      const r = aProofRecord(WALLET_A, {
+        seed: i,
+        taskId: `t${nth % 2}`,
+        robotId: `r${nth % 4}`,
+        meta: { site: name },
+        createdAt: new Date(base + Math.floor(nth / 2)).toISOString(),
+      });
       records.push(r);
       site.set(r.proofId, name.toLowerCase());
       await store.add(r);
@@ -170,7 +193,10 @@ export function proofTextSearchContract(name: string, make: () => Promise<ProofS
       [{ text: 'ly' }, holds('ly')],
       [{ text: 'lyon', taskId: 't0' }, (r) => holds('lyon')(r) && r.taskId === 't0'],
       [{ text: 'lyo', robotId: 'r1', createdAfterMs: base + 4 }, (r) => holds('lyo')(r) && r.robotId === 'r1' && r.createdAtMs >= base + 4],
-      [{ text: 'paris', createdAfterMs: base + 3, createdBeforeMs: base + 25 }, (r) => holds('paris')(r) && r.createdAtMs >= base + 3 && r.createdAtMs < base + 25],
+      [
+        { text: 'paris', createdAfterMs: base + 3, createdBeforeMs: base + 25 },
+        (r) => holds('paris')(r) && r.createdAtMs >= base + 3 && r.createdAtMs < base + 25,
+      ],
       [{ text: 'absent' }, () => false],
       [{ text: 'lyon', sort: 'task_id' }, holds('lyon')],
       [{ text: 'paris', sort: 'payload_hash', createdAfterMs: base + 2 }, (r) => holds('paris')(r) && r.createdAtMs >= base + 2],
@@ -207,7 +233,11 @@ async function expectPages(
   how: { readonly all: number; readonly cursorLimits: readonly number[]; readonly offsets: readonly number[] },
 ): Promise<void> {
   const label = JSON.stringify(q);
-  t.deepEqual((await store.search(WALLET_A, { ...q, limit: how.all })).items.map((i) => i.proofId), expected, label);
+  t.deepEqual(
+    (await store.search(WALLET_A, { ...q, limit: how.all })).items.map((i) => i.proofId),
+    expected,
+    label,
+  );
   for (const limit of how.cursorLimits) {
     const paged: string[] = [];
     let after = undefined as ProofQuery['after'];
@@ -220,7 +250,11 @@ async function expectPages(
   }
   for (const offset of [...how.offsets, expected.length - 1, expected.length]) {
     const page = await store.search(WALLET_A, { ...q, limit: 3, offset });
-    t.deepEqual(page.items.map((i) => i.proofId), expected.slice(offset, offset + 3), `offset ${offset}, ${label}`);
+    t.deepEqual(
+      page.items.map((i) => i.proofId),
+      expected.slice(offset, offset + 3),
+      `offset ${offset}, ${label}`,
+    );
   }
   t.is(await store.count(WALLET_A, { ...q, limit: 1 }, 100), expected.length, `count, ${label}`);
 }

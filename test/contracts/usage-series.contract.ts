@@ -46,7 +46,9 @@ export function usageSeriesContract(
       { keyId: 'key_a', dayMs: D0, endpoint: 'POST /v1/proofs', requests: 6, errors: 2 },
       { keyId: 'key_a', dayMs: D0 + DAY, endpoint: 'POST /v1/proofs', requests: 1, errors: 0 },
     ]);
-    t.deepEqual(await history.endpointDays('key_a', D0 + DAY, D0 + 2 * DAY), [{ keyId: 'key_a', dayMs: D0 + DAY, endpoint: 'POST /v1/proofs', requests: 1, errors: 0 }]);
+    t.deepEqual(await history.endpointDays('key_a', D0 + DAY, D0 + 2 * DAY), [
+      { keyId: 'key_a', dayMs: D0 + DAY, endpoint: 'POST /v1/proofs', requests: 1, errors: 0 },
+    ]);
     t.deepEqual(await history.endpointDays('key_c', D0, D0 + 2 * DAY), []);
     t.deepEqual(await history.days('key_a', D0, D0 + 2 * DAY), [], 'the totals are counted apart');
   });

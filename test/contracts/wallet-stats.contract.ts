@@ -36,14 +36,22 @@ export function walletStatsContract(name: string, make: () => Promise<FleetFixtu
       firstActivityMs: T0,
       lastActivityMs: T0 + 2 * DAY + 5,
     });
-    t.deepEqual(read.topRobots, [{ name: 'arm-1', count: 3 }, { name: 'arm-2', count: 1 }]);
-    t.deepEqual(read.topTasks, [{ name: 'weld', count: 3 }, { name: 'inspect', count: 1 }]);
+    t.deepEqual(read.topRobots, [
+      { name: 'arm-1', count: 3 },
+      { name: 'arm-2', count: 1 },
+    ]);
+    t.deepEqual(read.topTasks, [
+      { name: 'weld', count: 3 },
+      { name: 'inspect', count: 1 },
+    ]);
     t.deepEqual(read.days, [
       { dayMs: DAY0, proofs: 2, verifications: 0 },
       { dayMs: DAY0 + DAY, proofs: 1, verifications: 0 },
       { dayMs: DAY0 + 2 * DAY, proofs: 2, verifications: 0 },
     ]);
-    t.deepEqual((await stats.read(WALLET_A, { top: 5, fromDayMs: DAY0 + DAY, toDayMs: DAY0 + DAY })).days, [{ dayMs: DAY0 + DAY, proofs: 1, verifications: 0 }]);
+    t.deepEqual((await stats.read(WALLET_A, { top: 5, fromDayMs: DAY0 + DAY, toDayMs: DAY0 + DAY })).days, [
+      { dayMs: DAY0 + DAY, proofs: 1, verifications: 0 },
+    ]);
     t.deepEqual((await stats.read(WALLET_B, { top: 5, fromDayMs: DAY0, toDayMs: DAY0 })).totals.proofsSubmitted, 1);
   });
 
@@ -59,7 +67,15 @@ export function walletStatsContract(name: string, make: () => Promise<FleetFixtu
       { dayMs: DAY0 + DAY, proofs: 0, verifications: 4 },
     ]);
     t.deepEqual(await stats.read(WALLET_B, { top: 5, fromDayMs: DAY0, toDayMs: DAY0 + DAY }), {
-      totals: { proofsSubmitted: 0, scoredProofs: 0, scoreSum: 0, verificationsSuccessful: 0, verificationsFailed: 0, firstActivityMs: null, lastActivityMs: null },
+      totals: {
+        proofsSubmitted: 0,
+        scoredProofs: 0,
+        scoreSum: 0,
+        verificationsSuccessful: 0,
+        verificationsFailed: 0,
+        firstActivityMs: null,
+        lastActivityMs: null,
+      },
       topRobots: [],
       topTasks: [],
       days: [],

@@ -47,7 +47,10 @@ export function webhookStoreContract(name: string, make: () => Promise<WebhookSt
     const earlier = anEndpoint(WALLET_A, { createdAtMs: 1_000 });
     const theirs = anEndpoint(WALLET_B);
     for (const e of [later, earlier, theirs]) await store.create(e, MAX_ENDPOINTS_PER_WALLET);
-    t.deepEqual((await store.list(WALLET_A)).map((e) => e.endpointId), [earlier.endpointId, later.endpointId]);
+    t.deepEqual(
+      (await store.list(WALLET_A)).map((e) => e.endpointId),
+      [earlier.endpointId, later.endpointId],
+    );
     t.deepEqual(await store.list('nobody'), []);
     t.is(await store.get(WALLET_A, theirs.endpointId), null);
     t.is(await store.update(WALLET_A, theirs.endpointId, { url: 'https://evil.example/' }, 9), null);
@@ -96,10 +99,16 @@ export function webhookStoreContract(name: string, make: () => Promise<WebhookSt
     await store.create(other, MAX_ENDPOINTS_PER_WALLET);
     await store.disable(e.endpointId, 'answered 410 Gone', 2_000);
     t.like(await store.get(WALLET_A, e.endpointId), { enabled: false, disabledReason: 'answered 410 Gone', updatedAtMs: 2_000, failingSinceMs: 1_000 });
-    t.deepEqual((await store.enabledEndpoints()).map((x) => x.endpointId), [other.endpointId]);
+    t.deepEqual(
+      (await store.enabledEndpoints()).map((x) => x.endpointId),
+      [other.endpointId],
+    );
     const on = await store.update(WALLET_A, e.endpointId, { enabled: true }, 3_000);
     t.like(on, { enabled: true, disabledReason: null, failingSinceMs: null, updatedAtMs: 3_000 });
-    t.deepEqual((await store.enabledEndpoints()).map((x) => x.endpointId), [e.endpointId, other.endpointId]);
+    t.deepEqual(
+      (await store.enabledEndpoints()).map((x) => x.endpointId),
+      [e.endpointId, other.endpointId],
+    );
   });
 
   testFn(`${name}: the owner turning an endpoint off leaves no reason, and disable then keeps it so`, async (t) => {

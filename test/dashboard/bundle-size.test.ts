@@ -15,7 +15,10 @@ test('the initial load of the dashboard is under 60 KB gzipped, and charts are n
   t.log(sizes.map(([f, s]) => `${f}: ${(s / 1024).toFixed(1)} KB`).join(', '), `total ${(total / 1024).toFixed(1)} KB gzipped`);
   t.true(total < BUDGET, `initial load is ${total} bytes gzipped; the budget is ${BUDGET}`);
   t.true(initial.some((f) => f.endsWith('.css')) && initial.some((f) => /app-.*\.js$/.test(f)));
-  const scripts = initial.filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(DIST, f), 'utf8')).join('\n');
+  const scripts = initial
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(path.join(DIST, f), 'utf8'))
+    .join('\n');
   // uPlot (it names its legend class u-legend) is absent from the first load.
   t.false(scripts.includes('u-legend'), 'uPlot is in the initial load');
 });

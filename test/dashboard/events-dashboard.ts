@@ -76,7 +76,15 @@ export function eventsDashboard(label: string, database: Database): EventsDashbo
       startDashboardRegistry({
         databaseUrl: await database.url(),
         clock,
-        env: { JWT_TTL_S: '86400', WEBHOOK_ALLOW_PRIVATE: '1', EVENT_POLL_MS: '50', DEVICE_SWEEP_MS: '50', DEVICE_ONLINE_WINDOW_S: '60', DEVICE_OFFLINE_AFTER_S: '600', LOG_CHECKPOINT_INTERVAL_MS: '200' },
+        env: {
+          JWT_TTL_S: '86400',
+          WEBHOOK_ALLOW_PRIVATE: '1',
+          EVENT_POLL_MS: '50',
+          DEVICE_SWEEP_MS: '50',
+          DEVICE_ONLINE_WINDOW_S: '60',
+          DEVICE_OFFLINE_AFTER_S: '600',
+          LOG_CHECKPOINT_INTERVAL_MS: '200',
+        },
       }),
       launchChromium(),
       startReceiver(hookContext),
@@ -112,7 +120,10 @@ export function eventsDashboard(label: string, database: Database): EventsDashbo
       await page().getByRole('heading', { level: 1, name: h1 }).waitFor();
     },
     submit: async (o) => {
-      const envelope = { ...anEnvelope({ createdAt: new Date(clock.nowMs() - 2000).toISOString(), ...o }), ...(o.forged ? { signature_b64: `${'A'.repeat(86)}==` } : {}) };
+      const envelope = {
+        ...anEnvelope({ createdAt: new Date(clock.nowMs() - 2000).toISOString(), ...o }),
+        ...(o.forged ? { signature_b64: `${'A'.repeat(86)}==` } : {}),
+      };
       const res = await fetch(`${registry.url}/v1/proofs`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'x-wallet-address': wallet.address, 'content-type': 'application/json' },
@@ -126,7 +137,10 @@ export function eventsDashboard(label: string, database: Database): EventsDashbo
     shootBoth: async (shot, o = { whole: true }) => {
       mkdirSync(SCREENSHOTS, { recursive: true });
       const size = page().viewportSize()!;
-      for (const [suffix, width, height] of [['', 1280, 860], ['-phone', 390, 844]] as const) {
+      for (const [suffix, width, height] of [
+        ['', 1280, 860],
+        ['-phone', 390, 844],
+      ] as const) {
         await page().setViewportSize({ width, height });
         await page().evaluate(() => window.scrollTo(0, 0));
         // The whole page as one tall viewport, not a full-page capture: the sticky sidebar stays where it belongs.

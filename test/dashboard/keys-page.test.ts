@@ -38,7 +38,10 @@ let w: Watched;
 const secrets = { robot: '', auditor: '', custom: '', temp: '' };
 
 test.before(async () => {
-  [registry, chrome] = await Promise.all([startDashboardRegistry({ databaseUrl: `sqlite:${path.join(dir, 'registry.sqlite')}`, clock, env: { JWT_TTL_S: '86400' } }), launchChromium()]);
+  [registry, chrome] = await Promise.all([
+    startDashboardRegistry({ databaseUrl: `sqlite:${path.join(dir, 'registry.sqlite')}`, clock, env: { JWT_TTL_S: '86400' } }),
+    launchChromium(),
+  ]);
   await registry.fund(wallet.address, '50000');
   // Two devices in the fleet, for the form to offer.
   const token = await registry.signIn(wallet);
@@ -66,7 +69,10 @@ const withKey = async (key: string, method: string, path: string, body?: unknown
 };
 /** A datetime-local value: the browser and this process share the machine's time zone. */
 const local = (ms: number) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-const rowOf = (name: string) => page().getByRole('row').filter({ has: page().getByRole('link', { name, exact: true }) });
+const rowOf = (name: string) =>
+  page()
+    .getByRole('row')
+    .filter({ has: page().getByRole('link', { name, exact: true }) });
 const cell = async (name: string, testId: string) => ((await rowOf(name).getByTestId(testId).textContent()) ?? '').trim();
 const nameField = () => page().getByLabel('Name', { exact: true });
 const createButton = () => page().getByRole('button', { name: 'Create key' });
@@ -99,7 +105,9 @@ test.serial('keys from the presets and from chosen scopes, bound to devices and 
   await page().keyboard.press('ArrowDown');
   t.true(await page().getByRole('radio', { name: 'Auditor' }).isChecked());
   t.is(await page().getByLabel('Bound to devices (optional)').count(), 0);
-  await page().getByLabel('Expires (optional)').fill(local(Date.now() + 365 * 86_400_000));
+  await page()
+    .getByLabel('Expires (optional)')
+    .fill(local(Date.now() + 365 * 86_400_000));
   await createButton().click();
   await page().locator('.new-key', { hasText: '“auditor”' }).waitFor();
   secrets.auditor = await newKey();
@@ -171,38 +179,45 @@ test.serial('rename with the keyboard alone: the button, the dialog, Enter', asy
   t.is(await rowOf('auditor').count(), 0);
 });
 
-test.serial('disable and enable from the list; the registry refuses a disabled key and one out of its scopes or devices; a key past its expiry shows expired', async (t) => {
-  const auditor = 'compliance auditor';
-  await page().getByRole('button', { name: `Disable the key ${auditor}` }).click();
-  await rowOf(auditor).getByTestId('key-status').filter({ hasText: 'disabled' }).waitFor();
-  await page().getByRole('status').getByText(`Disabled the key “${auditor}”`).waitFor();
-  const refused = await withKey(secrets.auditor, 'GET', '/v1/proofs');
-  t.is(refused.status, 401);
-  t.is(refused.body?.code, 'disabled_api_key');
+test.serial(
+  'disable and enable from the list; the registry refuses a disabled key and one out of its scopes or devices; a key past its expiry shows expired',
+  async (t) => {
+    const auditor = 'compliance auditor';
+    await page()
+      .getByRole('button', { name: `Disable the key ${auditor}` })
+      .click();
+    await rowOf(auditor).getByTestId('key-status').filter({ hasText: 'disabled' }).waitFor();
+    await page().getByRole('status').getByText(`Disabled the key “${auditor}”`).waitFor();
+    const refused = await withKey(secrets.auditor, 'GET', '/v1/proofs');
+    t.is(refused.status, 401);
+    t.is(refused.body?.code, 'disabled_api_key');
 
-  await page().getByRole('button', { name: `Enable the key ${auditor}` }).click();
-  await rowOf(auditor).getByTestId('key-status').filter({ hasText: 'active' }).waitFor();
-  t.is((await withKey(secrets.auditor, 'GET', '/v1/proofs')).status, 200);
+    await page()
+      .getByRole('button', { name: `Enable the key ${auditor}` })
+      .click();
+    await rowOf(auditor).getByTestId('key-status').filter({ hasText: 'active' }).waitFor();
+    t.is((await withKey(secrets.auditor, 'GET', '/v1/proofs')).status, 200);
 
-  // The robot's key submits for its device only, and reads nothing.
-  const scoped = await withKey(secrets.robot, 'GET', '/v1/proofs');
-  t.is(scoped.status, 403);
-  t.is(scoped.body?.code, 'insufficient_scope');
-  const at = () => new Date(clock.nowMs() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
-  t.is((await withKey(secrets.robot, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'pick-1', robotId: 'arm-1', createdAt: at() }) })).status, 200);
-  const other = await withKey(secrets.robot, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'pick-2', robotId: 'arm-2', createdAt: at() }) });
-  t.is(other.status, 403);
-  t.is(other.body?.code, 'robot_not_allowed');
+    // The robot's key submits for its device only, and reads nothing.
+    const scoped = await withKey(secrets.robot, 'GET', '/v1/proofs');
+    t.is(scoped.status, 403);
+    t.is(scoped.body?.code, 'insufficient_scope');
+    const at = () => new Date(clock.nowMs() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    t.is((await withKey(secrets.robot, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'pick-1', robotId: 'arm-1', createdAt: at() }) })).status, 200);
+    const other = await withKey(secrets.robot, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'pick-2', robotId: 'arm-2', createdAt: at() }) });
+    t.is(other.status, 403);
+    t.is(other.body?.code, 'robot_not_allowed');
 
-  // One key disabled and one expired, for the pictures too.
-  await page().getByRole('button', { name: 'Disable the key line ops' }).click();
-  await rowOf('line ops').getByTestId('key-status').filter({ hasText: 'disabled' }).waitFor();
-  clock.advance(10 * 60_000);
-  await page().reload();
-  await rowOf('contractor').getByTestId('key-status').filter({ hasText: 'expired' }).waitFor();
-  t.regex(await cell('contractor', 'key-expiry'), /^expired /);
-  t.is(await cell('line ops', 'key-status'), 'disabled');
-});
+    // One key disabled and one expired, for the pictures too.
+    await page().getByRole('button', { name: 'Disable the key line ops' }).click();
+    await rowOf('line ops').getByTestId('key-status').filter({ hasText: 'disabled' }).waitFor();
+    clock.advance(10 * 60_000);
+    await page().reload();
+    await rowOf('contractor').getByTestId('key-status').filter({ hasText: 'expired' }).waitFor();
+    t.regex(await cell('contractor', 'key-expiry'), /^expired /);
+    t.is(await cell('line ops', 'key-status'), 'disabled');
+  },
+);
 
 /** At this size: nothing wider than the screen, the page clean (checkPage); with `docs`, pictured whole for the docs. */
 async function atWidth(t: ExecutionContext, name: string, width: number, height: number, docs: boolean) {
@@ -210,7 +225,12 @@ async function atWidth(t: ExecutionContext, name: string, width: number, height:
   await page().evaluate(() => window.scrollTo(0, 0));
   const wide = await page().evaluate(() => document.documentElement.scrollWidth);
   t.true(wide <= width, `${name}: the page is ${wide} px wide at ${width} px`);
-  t.false(await page().locator('.key-table').evaluate((table) => table.parentElement!.scrollWidth > table.parentElement!.clientWidth), `${name}: the key list scrolls sideways`);
+  t.false(
+    await page()
+      .locator('.key-table')
+      .evaluate((table) => table.parentElement!.scrollWidth > table.parentElement!.clientWidth),
+    `${name}: the key list scrolls sideways`,
+  );
   await checkPage(t, w, name);
   if (docs) {
     // The whole page as one tall viewport, as the docs' other pictures are: the sticky sidebar stays where it belongs.
@@ -221,46 +241,55 @@ async function atWidth(t: ExecutionContext, name: string, width: number, height:
   }
 }
 
-test.serial("a key's requests per endpoint, as bars and as a table; the page at a desktop's, a tablet's and a phone's width; the expired key refused", async (t) => {
-  await rowOf('picker arm-1').getByRole('link', { name: 'picker arm-1' }).click();
-  await page().waitForURL(/\?key=/);
-  await page().locator('figcaption', { hasText: 'Requests and errors per endpoint' }).waitFor();
-  await page().getByText('Show endpoints as a table').click();
-  const table = page().getByRole('table', { name: /per endpoint/ });
-  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => (c.textContent ?? '').trim())));
-  // Most requests first: two submissions (one for a device the key is not bound to), one refused read.
-  t.deepEqual(rows, [
-    ['POST /v1/proofs', '2', '1', '50.0 %'],
-    ['GET /v1/proofs', '1', '1', '100.0 %'],
-  ]);
-  t.is(await page().locator('.hbar-scale').innerText(), '0\n2 requests');
-  await page().getByText('Show endpoints as a table').click();
+test.serial(
+  "a key's requests per endpoint, as bars and as a table; the page at a desktop's, a tablet's and a phone's width; the expired key refused",
+  async (t) => {
+    await rowOf('picker arm-1').getByRole('link', { name: 'picker arm-1' }).click();
+    await page().waitForURL(/\?key=/);
+    await page().locator('figcaption', { hasText: 'Requests and errors per endpoint' }).waitFor();
+    await page().getByText('Show endpoints as a table').click();
+    const table = page().getByRole('table', { name: /per endpoint/ });
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => (c.textContent ?? '').trim())));
+    // Most requests first: two submissions (one for a device the key is not bound to), one refused read.
+    t.deepEqual(rows, [
+      ['POST /v1/proofs', '2', '1', '50.0 %'],
+      ['GET /v1/proofs', '1', '1', '100.0 %'],
+    ]);
+    t.is(await page().locator('.hbar-scale').innerText(), '0\n2 requests');
+    await page().getByText('Show endpoints as a table').click();
 
-  await page().getByLabel('Per day, for').selectOption('POST /v1/proofs');
-  await page().locator('figcaption', { hasText: 'Requests and errors per day of POST /v1/proofs (UTC)' }).waitFor();
-  await page().getByText('Show as a table', { exact: true }).click();
-  const today = new Date(clock.nowMs()).toISOString().slice(0, 10);
-  t.deepEqual(await page().getByRole('row', { name: new RegExp(today) }).locator('td').allInnerTexts(), [today, '2', '1']);
-  await page().getByText('Show as a table', { exact: true }).click();
-  await page().getByLabel('Per day, for').selectOption('');
-  await page().locator('.chart-canvas canvas').first().waitFor();
+    await page().getByLabel('Per day, for').selectOption('POST /v1/proofs');
+    await page().locator('figcaption', { hasText: 'Requests and errors per day of POST /v1/proofs (UTC)' }).waitFor();
+    await page().getByText('Show as a table', { exact: true }).click();
+    const today = new Date(clock.nowMs()).toISOString().slice(0, 10);
+    t.deepEqual(
+      await page()
+        .getByRole('row', { name: new RegExp(today) })
+        .locator('td')
+        .allInnerTexts(),
+      [today, '2', '1'],
+    );
+    await page().getByText('Show as a table', { exact: true }).click();
+    await page().getByLabel('Per day, for').selectOption('');
+    await page().locator('.chart-canvas canvas').first().waitFor();
 
-  // The form as a robot's key is made: the devices to bind it to on show.
-  await page().getByRole('radio', { name: 'Robot' }).check();
-  await page().getByRole('checkbox', { name: 'arm-1' }).waitFor();
-  await atWidth(t, 'keys-scopes', 1280, 860, true);
-  await atWidth(t, 'keys-scopes-tablet', 1024, 768, false);
-  await atWidth(t, 'keys-scopes-phone', 390, 844, true);
-  // Every action is on the phone's screen, not beyond its edge.
-  await page().setViewportSize({ width: 390, height: 844 });
-  for (const action of await page().locator('.key-actions button').all()) {
-    const box = (await action.boundingBox())!;
-    t.true(box.x >= 0 && box.x + box.width <= 390, `${await action.getAttribute('aria-label')} at x ${box.x}`);
-  }
-  await page().setViewportSize({ width: 1280, height: 860 });
+    // The form as a robot's key is made: the devices to bind it to on show.
+    await page().getByRole('radio', { name: 'Robot' }).check();
+    await page().getByRole('checkbox', { name: 'arm-1' }).waitFor();
+    await atWidth(t, 'keys-scopes', 1280, 860, true);
+    await atWidth(t, 'keys-scopes-tablet', 1024, 768, false);
+    await atWidth(t, 'keys-scopes-phone', 390, 844, true);
+    // Every action is on the phone's screen, not beyond its edge.
+    await page().setViewportSize({ width: 390, height: 844 });
+    for (const action of await page().locator('.key-actions button').all()) {
+      const box = (await action.boundingBox())!;
+      t.true(box.x >= 0 && box.x + box.width <= 390, `${await action.getAttribute('aria-label')} at x ${box.x}`);
+    }
+    await page().setViewportSize({ width: 1280, height: 860 });
 
-  // Asked only now: its last use would be in this page's future, the registry's clock alone having moved.
-  const expired = await withKey(secrets.temp, 'GET', '/v1/proofs');
-  t.is(expired.status, 401);
-  t.is(expired.body?.code, 'expired_api_key');
-});
+    // Asked only now: its last use would be in this page's future, the registry's clock alone having moved.
+    const expired = await withKey(secrets.temp, 'GET', '/v1/proofs');
+    t.is(expired.status, 401);
+    t.is(expired.body?.code, 'expired_api_key');
+  },
+);

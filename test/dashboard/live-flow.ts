@@ -33,7 +33,10 @@ export function liveFlow(d: EventsDashboard): void {
     await page().evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
     t.is(await d.submit({ taskId: 'live-1', robotId: 'arm-07', seed: 3 }), 200);
-    const accepted = feed().locator('li').filter({ hasText: /^.*accepted from arm-07 \(leaf \d+\)/ }).filter({ hasText: 'Task live-1' });
+    const accepted = feed()
+      .locator('li')
+      .filter({ hasText: /^.*accepted from arm-07 \(leaf \d+\)/ })
+      .filter({ hasText: 'Task live-1' });
     await accepted.waitFor({ timeout: 15_000 });
     t.regex(await feed().locator('li').first().innerText(), /Proof [0-9a-f]{8}… accepted from arm-07 \(leaf \d+\)/);
     t.is(await d.submit({ taskId: 'forged-1', robotId: 'arm-07', forged: true }), 422);
@@ -55,7 +58,8 @@ export function liveFlow(d: EventsDashboard): void {
 
   test.serial(`${d.label}: when the connection drops the feed says it is reconnecting, then resumes after the last event it saw`, async (t) => {
     const streams: Array<string | undefined> = [];
-    const seen = (r: { url(): string; headers(): Record<string, string> }) => void (r.url().includes('/v1/events/stream') && streams.push(r.headers()['last-event-id']));
+    const seen = (r: { url(): string; headers(): Record<string, string> }) =>
+      void (r.url().includes('/v1/events/stream') && streams.push(r.headers()['last-event-id']));
     page().on('request', seen);
     // The connection breaks and new ones are refused for a while, as when the network goes.
     d.proxy().cut({ refusing: true });

@@ -25,7 +25,10 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
   const minutesAgo = (m: number) => new Date(now - m * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
 
   test.before(async () => {
-    [registry, chrome] = await Promise.all([startDashboardRegistry({ databaseUrl: await database.url(), clock, env: { JWT_TTL_S: '86400' } }), launchChromium()]);
+    [registry, chrome] = await Promise.all([
+      startDashboardRegistry({ databaseUrl: await database.url(), clock, env: { JWT_TTL_S: '86400' } }),
+      launchChromium(),
+    ]);
     await registry.fund(wallet.address, '50000');
     w = await openPage(chrome.browser, registry.url, { wallet, walletName: 'Test Wallet' });
   });
@@ -70,7 +73,18 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().waitForLoadState('networkidle');
     const token = await registry.signIn(wallet);
     for (const [i, cpu] of [35, 55, 48, 82].entries()) {
-      const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', { token, wallet: wallet.address, body: { status: i === 3 ? 'degraded' : 'ok', cpu_percent: cpu, memory_percent: 40 + i * 6, battery_percent: 92 - i * 18, temperature_c: 41 + i * 3, message: i === 3 ? `<b>fan</b> slow` : null } });
+      const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', {
+        token,
+        wallet: wallet.address,
+        body: {
+          status: i === 3 ? 'degraded' : 'ok',
+          cpu_percent: cpu,
+          memory_percent: 40 + i * 6,
+          battery_percent: 92 - i * 18,
+          temperature_c: 41 + i * 3,
+          message: i === 3 ? `<b>fan</b> slow` : null,
+        },
+      });
       t.is(res.status, 201);
       clock.advance(25 * 60_000);
     }
@@ -97,7 +111,10 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().locator('.chart-canvas canvas').first().waitFor();
     await page().getByText('Show as a table').click();
     const today = new Date().toISOString().slice(0, 10);
-    const todayRow = await page().getByRole('row', { name: new RegExp(today) }).locator('td').allInnerTexts();
+    const todayRow = await page()
+      .getByRole('row', { name: new RegExp(today) })
+      .locator('td')
+      .allInnerTexts();
     t.deepEqual(todayRow, [today, '4', '1']);
     t.true(page().url().includes('?key='));
     await page().getByText('Show as a table').click();
@@ -126,8 +143,15 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await go('fleet', 'Fleet');
     await page().getByRole('row', { name: /arm-1/ }).waitFor();
     t.is(await page().locator('tbody tr').count(), 2);
-    t.regex(await page().getByRole('link', { name: /^degraded/i }).innerText(), /1/);
-    await page().getByRole('link', { name: /^degraded/i }).click();
+    t.regex(
+      await page()
+        .getByRole('link', { name: /^degraded/i })
+        .innerText(),
+      /1/,
+    );
+    await page()
+      .getByRole('link', { name: /^degraded/i })
+      .click();
     await page().waitForURL(/status=degraded/);
     await page().waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
     // The health message is the device's text, shown as text.
@@ -146,7 +170,9 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().locator('.note-success').getByText('Moved 2 of 2 devices into “Line A”.').waitFor();
     await page().locator('#group-filter').selectOption({ label: 'Line A' });
     await page().waitForURL(/group=/);
-    await page().waitForFunction(() => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2);
+    await page().waitForFunction(
+      () => Array.from(document.querySelectorAll('tbody tr td:nth-child(4)')).filter((td) => td.textContent === 'Line A').length === 2,
+    );
     await checkPage(t, w, shot('fleet'));
 
     // Edit the group: a description and a colour, shown as a swatch.
@@ -176,7 +202,8 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().getByRole('link', { name: 'arm-1' }).click();
     await page().getByRole('heading', { level: 1, name: 'arm-1' }).waitFor();
     await page().waitForFunction(() => document.querySelectorAll('.chart-canvas canvas').length === 4);
-    for (const title of ['CPU (%)', 'Memory (%)', 'Battery (%)', 'Temperature (°C)']) t.is(await page().locator('figcaption', { hasText: title }).count(), 1, title);
+    for (const title of ['CPU (%)', 'Memory (%)', 'Battery (%)', 'Temperature (°C)'])
+      t.is(await page().locator('figcaption', { hasText: title }).count(), 1, title);
     t.is(await page().getByRole('table', { name: 'Recent proofs of arm-1' }).locator('tbody tr').count(), 1);
     await checkPage(t, w, shot('device'));
     await page().getByLabel('Display name').fill('Picker <one>');
@@ -185,13 +212,37 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
 
     // A robot reports the ACTO SDK's metric set with its API key and no status: the page shows
     // every reading, the custom ones too, and that the status was derived.
-    const sdk = { cpu_percent: 30, cpu_temperature: 62.5, memory_used_mb: 2048, memory_total_mb: 4096, battery_percent: 85, battery_charging: true, disk_percent: 40, network_connected: true, network_type: 'wifi', uptime_seconds: 7200, temperature: 35.5, custom_metrics: { firmware: '1.2.3', gripper_ok: true } };
+    const sdk = {
+      cpu_percent: 30,
+      cpu_temperature: 62.5,
+      memory_used_mb: 2048,
+      memory_total_mb: 4096,
+      battery_percent: 85,
+      battery_charging: true,
+      disk_percent: 40,
+      network_connected: true,
+      network_type: 'wifi',
+      uptime_seconds: 7200,
+      temperature: 35.5,
+      custom_metrics: { firmware: '1.2.3', gripper_ok: true },
+    };
     t.is((await withKey('POST', '/v1/fleet/devices/arm-1/health', sdk)).status, 201);
     await page().reload();
     const readings = page().getByLabel('Latest health readings');
     await readings.getByText('62.5 °C').waitFor();
     const text = await readings.innerText();
-    for (const shown of ['ok (derived from the readings)', '2,048 of 4,096 MB', 'connected (wifi)', 'firmware', '1.2.3', 'gripper_ok', 'true', '35.5 °C', '120 min']) t.true(text.includes(shown), shown);
+    for (const shown of [
+      'ok (derived from the readings)',
+      '2,048 of 4,096 MB',
+      'connected (wifi)',
+      'firmware',
+      '1.2.3',
+      'gripper_ok',
+      'true',
+      '35.5 °C',
+      '120 min',
+    ])
+      t.true(text.includes(shown), shown);
     // Type and description.
     await page().getByLabel('Type').fill('arm');
     await page().getByLabel('Description').fill('Left picker, bay 3');
@@ -276,10 +327,14 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     }, /^Not verified: the signature by .* does not verify/);
     // No checkpoint covers it yet (404): said so, and asked again until one does.
     let refused = 0;
-    await page().route('**/v1/log/inclusion/**', async (route) => (refused++ < 2 ? route.fulfill({ status: 404, json: { detail: 'not in the log yet', code: 'not_in_log' } }) : route.fallback()));
+    await page().route('**/v1/log/inclusion/**', async (route) =>
+      refused++ < 2 ? route.fulfill({ status: 404, json: { detail: 'not in the log yet', code: 'not_in_log' } }) : route.fallback(),
+    );
     await page().reload();
     await page().getByText('Not in a checkpoint yet.').waitFor();
-    await page().getByText(/verified in this browser\.$/).waitFor({ timeout: 30_000 });
+    await page()
+      .getByText(/verified in this browser\.$/)
+      .waitFor({ timeout: 30_000 });
     t.is(refused, 3);
     await page().unroute('**/v1/log/inclusion/**');
     // A proof the registry gave no log index (stored while its log was off) is not waited for.
@@ -308,11 +363,16 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await go('verify', 'Verify envelopes');
     const good = anEnvelope({ taskId: 'check-1' });
     const bad = { ...anEnvelope({ taskId: 'check-2' }), signature_b64: 'A'.repeat(88) };
-    await page().getByLabel(/^Envelopes/).fill(JSON.stringify([good, bad]));
+    await page()
+      .getByLabel(/^Envelopes/)
+      .fill(JSON.stringify([good, bad]));
     await page().getByRole('button', { name: 'Verify' }).click();
     await page().getByText('2 envelopes:').waitFor();
     const verdicts = await page().locator('tbody tr td:nth-child(2)').allInnerTexts();
-    t.deepEqual(verdicts.map((v) => v.trim().toLowerCase()), ['valid', 'invalid']);
+    t.deepEqual(
+      verdicts.map((v) => v.trim().toLowerCase()),
+      ['valid', 'invalid'],
+    );
     await checkPage(t, w, shot('verify'));
   });
 

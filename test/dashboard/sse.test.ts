@@ -11,7 +11,8 @@ const parse = (chunks: readonly string[], lastEventId = '') => {
   return { messages, retries, lastEventId: parser.lastEventId };
 };
 
-const STREAM = 'retry: 3000\n\n: keep-alive\n\nid: evt_0000000000000001\ndata: {"id":"evt_0000000000000001"}\n\nid: evt_0000000000000002\ndata: {"a":\ndata: 1}\n\n';
+const STREAM =
+  'retry: 3000\n\n: keep-alive\n\nid: evt_0000000000000001\ndata: {"id":"evt_0000000000000001"}\n\nid: evt_0000000000000002\ndata: {"a":\ndata: 1}\n\n';
 
 test('frames: id and data, multi-line data joined by LF, comments and retry read', (t) => {
   const { messages, retries, lastEventId } = parse([STREAM]);

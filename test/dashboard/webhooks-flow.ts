@@ -24,8 +24,12 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     await page().getByText('No webhook endpoints yet').waitFor();
     await page().getByLabel('Endpoint URL').fill(d.receiver().url);
     // Everything but what a proof brings besides its acceptance: a proof makes one delivery.
-    await page().getByLabel(/Proof in the transparency log/).uncheck();
-    await page().getByLabel(/Device status changed/).uncheck();
+    await page()
+      .getByLabel(/Proof in the transparency log/)
+      .uncheck();
+    await page()
+      .getByLabel(/Device status changed/)
+      .uncheck();
     await page().getByLabel('Description (optional)').fill('ops receiver');
     await page().getByRole('button', { name: 'Add endpoint' }).click();
 
@@ -45,13 +49,22 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     t.false((await page().content()).includes(secret));
 
     const stored = await d.registry().call('GET', '/v1/webhooks', { token: await d.token(), wallet: d.wallet.address });
-    t.like(stored.body.items[0], { url: d.receiver().url, description: 'ops receiver', enabled: true, event_types: ['proof.accepted', 'proof.rejected', 'key.created', 'key.updated', 'key.deleted'] });
+    t.like(stored.body.items[0], {
+      url: d.receiver().url,
+      description: 'ops receiver',
+      enabled: true,
+      event_types: ['proof.accepted', 'proof.rejected', 'key.created', 'key.updated', 'key.deleted'],
+    });
     // The new endpoint is chosen, its status shown; away and back, the secret is nowhere.
-    await page().getByRole('heading', { level: 2, name: /^Endpoint / }).waitFor();
+    await page()
+      .getByRole('heading', { level: 2, name: /^Endpoint / })
+      .waitFor();
     await page().getByRole('link', { name: 'Fleet' }).click();
     await page().getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
     await page().goBack();
-    await page().getByRole('heading', { level: 2, name: /^Endpoint / }).waitFor();
+    await page()
+      .getByRole('heading', { level: 2, name: /^Endpoint / })
+      .waitFor();
     t.false((await page().content()).includes(secret));
   });
 
@@ -63,7 +76,9 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     t.is((await row.locator('td').nth(3).innerText()).trim(), '200');
     t.is(bodiesOf(d.receiver().received).filter((b) => b.type === 'webhook.test').length, 1);
     await row.getByRole('link').click();
-    await page().getByRole('heading', { level: 3, name: /webhook\.test/ }).waitFor();
+    await page()
+      .getByRole('heading', { level: 3, name: /webhook\.test/ })
+      .waitFor();
     t.is(await page().getByTestId('attempt-status').first().innerText(), '200');
   });
 
@@ -93,7 +108,12 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     await redelivered.getByTestId('attempt-status').filter({ hasText: '200' }).first().waitFor();
     await page().locator('.attempts-panel .facts').getByText('succeeded').waitFor();
     // The same webhook-id on every attempt of a delivery.
-    const ids = new Set(d.receiver().received.filter((r) => JSON.parse(r.body).type === 'proof.accepted').map((r) => r.headers['webhook-id']));
+    const ids = new Set(
+      d
+        .receiver()
+        .received.filter((r) => JSON.parse(r.body).type === 'proof.accepted')
+        .map((r) => r.headers['webhook-id']),
+    );
     t.is(ids.size, 1);
     await d.check(t, 'webhooks');
     await d.shootBoth('webhooks');
@@ -110,7 +130,10 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     await page().locator('.endpoint').getByText('turned off here').waitFor();
     t.true(await page().getByRole('button', { name: 'Send test event' }).isDisabled());
     await page().getByRole('button', { name: 'Enable' }).click();
-    await page().locator('.endpoint').getByText(/last success/).waitFor();
+    await page()
+      .locator('.endpoint')
+      .getByText(/last success/)
+      .waitFor();
 
     await page().getByRole('button', { name: 'Rotate secret' }).click();
     await page().getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
@@ -120,7 +143,10 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     t.not(rotated, secret);
     t.true((await shown.innerText()).includes('two signatures'));
     await shown.getByRole('button', { name: 'I have stored it' }).click();
-    await page().locator('.endpoint .facts').getByText(/also signs deliveries until/).waitFor();
+    await page()
+      .locator('.endpoint .facts')
+      .getByText(/also signs deliveries until/)
+      .waitFor();
     t.false((await page().content()).includes(rotated));
 
     await page().locator('.add-endpoint summary').click();
@@ -132,7 +158,10 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     const confirm = page().getByRole('dialog', { name: 'Delete this endpoint?' });
     t.true((await confirm.innerText()).includes('?second'));
     await confirm.getByRole('button', { name: 'Delete endpoint' }).click();
-    await page().locator('.note-success').getByText(/^Deleted the endpoint/).waitFor();
+    await page()
+      .locator('.note-success')
+      .getByText(/^Deleted the endpoint/)
+      .waitFor();
     await page().waitForFunction(() => document.querySelectorAll('tbody th a.break').length === 1);
   });
 

@@ -7,9 +7,15 @@ import type { Database } from '../../src/adapters/sql/database.js';
  * batch's changes are dated by the first proof of the device each writer meets).
  */
 export async function announcedEvents(db: Database): Promise<{ accepted: unknown[]; statuses: unknown[]; devices: unknown[] }> {
-  const rows: Array<{ wallet: string; type: string; log_index: number | string | null; data: string }> = await db.knex('events').select('wallet', 'type', 'log_index', 'data').orderBy('id');
+  const rows: Array<{ wallet: string; type: string; log_index: number | string | null; data: string }> = await db
+    .knex('events')
+    .select('wallet', 'type', 'log_index', 'data')
+    .orderBy('id');
   const leaves = new Map(
-    ((await db.knex('log_leaves').select('leaf_index', 'proof_id')) as Array<{ leaf_index: number | string; proof_id: string }>).map((l) => [l.proof_id, Number(l.leaf_index)]),
+    ((await db.knex('log_leaves').select('leaf_index', 'proof_id')) as Array<{ leaf_index: number | string; proof_id: string }>).map((l) => [
+      l.proof_id,
+      Number(l.leaf_index),
+    ]),
   );
   const accepted: unknown[] = [];
   const statuses: unknown[] = [];
@@ -17,11 +23,13 @@ export async function announcedEvents(db: Database): Promise<{ accepted: unknown
     const data = JSON.parse(row.data) as Record<string, unknown>;
     if (row.type === 'proof.accepted') {
       const leaf = leaves.get(data.proof_id as string) ?? null;
-      if (data.log_index !== leaf || (row.log_index === null ? null : Number(row.log_index)) !== leaf) throw new Error(`proof.accepted of ${String(data.proof_id)} names leaf ${String(data.log_index)}, the log ${String(leaf)}`);
+      if (data.log_index !== leaf || (row.log_index === null ? null : Number(row.log_index)) !== leaf)
+        throw new Error(`proof.accepted of ${String(data.proof_id)} names leaf ${String(data.log_index)}, the log ${String(leaf)}`);
       const { log_index: _logIndex, ...rest } = data;
       accepted.push({ wallet: row.wallet, ...rest });
     } else if (row.type === 'device.status_changed') {
-      if (typeof data.last_seen_at !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(data.last_seen_at)) throw new Error(`last_seen_at ${String(data.last_seen_at)}`);
+      if (typeof data.last_seen_at !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(data.last_seen_at))
+        throw new Error(`last_seen_at ${String(data.last_seen_at)}`);
       const { last_seen_at: _at, ...rest } = data;
       statuses.push({ wallet: row.wallet, ...rest });
     } else throw new Error(`a proof write announced ${row.type}`);

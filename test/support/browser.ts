@@ -72,7 +72,8 @@ export async function openPage(browser: Browser, origin: string, o: { wallet?: T
   page.on('console', (m) => {
     // Chromium logs every refused request ("Failed to load resource: … 403"); the page handles
     // those, and the responses themselves are checked below.
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of')) problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of'))
+      problems.push(`console error: ${m.text()}`);
   });
   page.on('response', (r) => {
     if (r.status() >= 500 && r.status() !== 503) problems.push(`server error ${r.status()} for ${r.request().method()} ${r.url()}`);
@@ -83,7 +84,9 @@ export async function openPage(browser: Browser, origin: string, o: { wallet?: T
     if (url.protocol !== 'data:' && url.origin !== origin) problems.push(`request to another origin: ${r.url()}`);
   });
   await page.exposeFunction('__cspViolation', (text: string) => problems.push(`CSP violation: ${text}`));
-  await page.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.violatedDirective + ' blocked ' + e.blockedURI));" });
+  await page.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.violatedDirective + ' blocked ' + e.blockedURI));",
+  });
   if (o.wallet) {
     const wallet = o.wallet;
     await page.exposeFunction('__testWalletSign', (messageB64: string) => {
@@ -92,7 +95,13 @@ export async function openPage(browser: Browser, origin: string, o: { wallet?: T
       const signed = behaviour === 'sign-other-text' ? Buffer.concat([Buffer.from('prefix: '), message]) : message;
       return { signedMessage: signed.toString('base64'), signature: Buffer.from(nacl.sign.detached(signed, wallet.secretKey)).toString('base64') };
     });
-    await page.addInitScript({ content: registerTestWallet({ address: wallet.address, publicKey: Buffer.from(wallet.secretKey.subarray(32)).toString('base64'), name: o.walletName ?? 'Test Wallet' }) });
+    await page.addInitScript({
+      content: registerTestWallet({
+        address: wallet.address,
+        publicKey: Buffer.from(wallet.secretKey.subarray(32)).toString('base64'),
+        name: o.walletName ?? 'Test Wallet',
+      }),
+    });
   }
   return {
     page,
@@ -150,7 +159,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: Document, o: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> };
+      }
+    ).axe;
     return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
   });
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);

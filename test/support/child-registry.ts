@@ -16,7 +16,10 @@ export interface ChildRegistry {
  * checkpointing every 50 ms unless `env` says otherwise; killed when the test ends.
  */
 export async function childRegistry(t: ExecutionContext, env: Record<string, string>): Promise<ChildRegistry> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, LOG_CHECKPOINT_INTERVAL_MS: '50', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    env: { ...process.env, LOG_CHECKPOINT_INTERVAL_MS: '50', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   t.teardown(async () => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');

@@ -118,7 +118,10 @@ export async function postgresSchemaUrl(t: ExecutionContext, label: string): Pro
 
 /** A unique schema name, so parallel test files and runs never share tables. */
 export function uniqueSchemaName(label: string): string {
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30);
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 30);
   return `t_${slug}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 

@@ -5,7 +5,15 @@ import type { NewEvent } from '../../src/domain/events/event.js';
 import { statusOf, type HealthMark } from '../../src/domain/fleet/device-status.js';
 import { toRfc3339 } from '../../src/domain/protocol/datetime.js';
 import type { NewProofRow, ProofRow } from '../../src/adapters/sql/proof-rows.js';
-import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome } from '../../src/adapters/sql/proof-writer.js';
+import {
+  firstOfEachProof,
+  leafIndexOf,
+  outcomesInOrder,
+  proofKey,
+  type PendingRow,
+  type ProofWriter,
+  type RowOutcome,
+} from '../../src/adapters/sql/proof-writer.js';
 import { knexWalletLookup, WalletKeys } from '../../src/adapters/sql/wallet-keys.js';
 
 /**
@@ -34,7 +42,12 @@ export class KnexProofWriter implements ProofWriter {
 }
 
 /** Inserts what is new, reads what already existed; outcomes come back in `batch` order. */
-async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], walletKeys: ReadonlyMap<string, number>, layout: 'latest' | 'before-015'): Promise<RowOutcome[]> {
+async function insertBatch(
+  trx: Knex.Transaction,
+  batch: readonly PendingRow[],
+  walletKeys: ReadonlyMap<string, number>,
+  layout: 'latest' | 'before-015',
+): Promise<RowOutcome[]> {
   const unique = firstOfEachProof(batch);
   const inserted: Array<{ id: number | string; wallet: string; proof_id: string }> = await trx('proofs')
     .insert(unique.map((p) => ({ ...p.row, wallet_id: WalletKeys.get(walletKeys, p.row.wallet) })))
@@ -47,7 +60,9 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], 
     const id = newIds.get(proofKey(p.row));
     const walletId = WalletKeys.get(walletKeys, p.row.wallet);
     if (id === undefined) return [];
-    return p.topics.map((topic) => (layout === 'latest' ? { proof_pk: id, wallet_id: walletId, created_at_ms: p.row.created_at_ms, topic } : { proof_pk: id, wallet_id: walletId, topic }));
+    return p.topics.map((topic) =>
+      layout === 'latest' ? { proof_pk: id, wallet_id: walletId, created_at_ms: p.row.created_at_ms, topic } : { proof_pk: id, wallet_id: walletId, topic },
+    );
   });
   for (let i = 0; i < topicRows.length; i += TOPIC_ROWS_PER_INSERT) {
     await trx('proof_topics').insert(topicRows.slice(i, i + TOPIC_ROWS_PER_INSERT));
@@ -64,7 +79,11 @@ async function insertBatch(trx: Knex.Transaction, batch: readonly PendingRow[], 
   // statement gets a fresh snapshot (READ COMMITTED) and so sees the row that won.
   const newKeys = new Set(newIds.keys());
   const leaves = await sequence(trx, unique, newKeys);
-  if (announcing) await insertEvents(trx, fresh.map((row) => acceptedEvent(row, leaves.get(row.proof_id) ?? null)));
+  if (announcing)
+    await insertEvents(
+      trx,
+      fresh.map((row) => acceptedEvent(row, leaves.get(row.proof_id) ?? null)),
+    );
   return outcomesInOrder(batch, newKeys, await storedCopies(trx, unique, newKeys, walletKeys), leaves);
 }
 
@@ -97,7 +116,12 @@ async function announceStatusChanges(trx: Knex.Transaction, proofs: readonly Ins
     const from = stored?.announced_status ?? null;
     if (from === to) continue;
     await insertEvents(trx, [
-      { wallet: d.wallet, type: 'device.status_changed', atMs: d.first, data: { device_id: d.deviceId, from, to, why: 'proof', last_seen_at: toRfc3339(d.first) } },
+      {
+        wallet: d.wallet,
+        type: 'device.status_changed',
+        atMs: d.first,
+        data: { device_id: d.deviceId, from, to, why: 'proof', last_seen_at: toRfc3339(d.first) },
+      },
     ]);
   }
 }
@@ -113,7 +137,9 @@ async function sequence(trx: Knex.Transaction, unique: readonly PendingRow[], in
     const [{ next }] = (await trx('log_leaves').select(trx.raw('coalesce(max(leaf_index) + 1, 0) as next'))) as [{ next: number | string }];
     await trx('log_leaves').insert({ leaf_index: leafIndexOf(next), proof_id: p.row.proof_id });
   }
-  const rows: Array<{ proof_id: string; leaf_index: number | string }> = await trx('log_leaves').whereIn('proof_id', [...new Set(unique.map((p) => p.row.proof_id))]);
+  const rows: Array<{ proof_id: string; leaf_index: number | string }> = await trx('log_leaves').whereIn('proof_id', [
+    ...new Set(unique.map((p) => p.row.proof_id)),
+  ]);
   return new Map(rows.map((r) => [r.proof_id, leafIndexOf(r.leaf_index)]));
 }
 
@@ -143,14 +169,19 @@ async function countDeviceProofs(trx: Knex.Transaction, proofs: readonly Inserte
   const [greatest, least] = trx.client.dialect === 'postgresql' ? ['greatest', 'least'] : ['max', 'min'];
   for (let i = 0; i < devices.length; i += ROWS_PER_UPSERT) {
     const chunk = devices.slice(i, i + ROWS_PER_UPSERT);
-    await trx.raw(announcing ? deviceUpsertSql(chunk.length, least, greatest) : withoutAnnouncedStatus(deviceUpsertSql(chunk.length, least, greatest)), deviceUpsertValues(chunk));
+    await trx.raw(
+      announcing ? deviceUpsertSql(chunk.length, least, greatest) : withoutAnnouncedStatus(deviceUpsertSql(chunk.length, least, greatest)),
+      deviceUpsertValues(chunk),
+    );
   }
 }
 
-
 /** The device upsert as it was before devices had an announced status (016_events). */
 function withoutAnnouncedStatus(sql: string): string {
-  const old = sql.replace(', announced_status)', ')').replaceAll(", 'online')", ')').replace(/\n\s*announced_status = [^\n]*,/, '');
+  const old = sql
+    .replace(', announced_status)', ')')
+    .replaceAll(", 'online')", ')')
+    .replace(/\n\s*announced_status = [^\n]*,/, '');
   if (old.includes('announced_status')) throw new Error('the device upsert changed: teach withoutAnnouncedStatus its new form');
   return old;
 }

@@ -61,9 +61,7 @@ export class ReferenceTree {
   private subproof(m: number, lo: number, hi: number, whole: boolean): Uint8Array[] {
     if (m === hi - lo) return whole ? [] : [this.mth(lo, hi)];
     const k = split(hi - lo);
-    return m <= k
-      ? [...this.subproof(m, lo, lo + k, whole), this.mth(lo + k, hi)]
-      : [...this.subproof(m - k, lo + k, hi, false), this.mth(lo, lo + k)];
+    return m <= k ? [...this.subproof(m, lo, lo + k, whole), this.mth(lo + k, hi)] : [...this.subproof(m - k, lo + k, hi, false), this.mth(lo, lo + k)];
   }
 }
 

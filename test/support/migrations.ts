@@ -9,7 +9,11 @@ import { TEST_POSTGRES_URL, uniqueSchemaName } from './databases.js';
 /** For tests of one migration over data laid out by the ones before it. */
 
 /** The migrations before the one named `name`. */
-export const migrationsBefore = (name: string) => migrations.slice(0, migrations.findIndex((m) => m.name === name));
+export const migrationsBefore = (name: string) =>
+  migrations.slice(
+    0,
+    migrations.findIndex((m) => m.name === name),
+  );
 
 /** Applies just `listed` (in order), as a database of an earlier version had them. */
 export async function migrateTo(db: Database, listed: typeof migrations): Promise<void> {

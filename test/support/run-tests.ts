@@ -33,7 +33,8 @@ const redisUrl = env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 if (!(await answers(redisUrl))) {
   env.TEST_REDIS_URL = redisUrl;
   env.TEST_REDIS_UNREACHABLE = '1';
-  if (env.REQUIRE_REDIS !== '1') console.log(`Redis: ${redisUrl} does not answer, so the Redis tests are not run (set TEST_REDIS_URL; REQUIRE_REDIS=1 makes this a failure)`);
+  if (env.REQUIRE_REDIS !== '1')
+    console.log(`Redis: ${redisUrl} does not answer, so the Redis tests are not run (set TEST_REDIS_URL; REQUIRE_REDIS=1 makes this a failure)`);
 }
 
 const ava = spawn(process.execPath, [path.join(root, 'node_modules/ava/entrypoints/cli.mjs'), ...process.argv.slice(2)], { stdio: 'inherit', env, cwd: root });

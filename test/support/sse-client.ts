@@ -39,7 +39,11 @@ export async function openStream(baseUrl: string, wallet: string, options: { las
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = frame.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          const data = frame
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
           if (data === '') continue;
           const parsed = JSON.parse(data) as StreamedEvent;
           events.push(parsed);

@@ -38,10 +38,14 @@ export async function startReceiver(t: ExecutionContext, path = '/hook'): Promis
           resolve();
           return true;
         };
-        const timer = setTimeout(() => reject(new Error(`the receiver did not get ${what} within ${timeoutMs} ms (got ${receiver.received.length} deliveries)`)), timeoutMs);
-        if (!check()) waiters.push(function again() {
-          if (!check()) waiters.push(again);
-        });
+        const timer = setTimeout(
+          () => reject(new Error(`the receiver did not get ${what} within ${timeoutMs} ms (got ${receiver.received.length} deliveries)`)),
+          timeoutMs,
+        );
+        if (!check())
+          waiters.push(function again() {
+            if (!check()) waiters.push(again);
+          });
       }),
     close: async () => {
       for (const res of hanging) res.destroy();
@@ -68,4 +72,5 @@ export async function startReceiver(t: ExecutionContext, path = '/hook'): Promis
 }
 
 /** The events (parsed bodies) a receiver got, in the order it got them. */
-export const bodiesOf = (received: readonly Received[]) => received.map((r) => JSON.parse(r.body) as { id: string; type: string; wallet: string; timestamp: string; data: Record<string, unknown> });
+export const bodiesOf = (received: readonly Received[]) =>
+  received.map((r) => JSON.parse(r.body) as { id: string; type: string; wallet: string; timestamp: string; data: Record<string, unknown> });

@@ -56,8 +56,14 @@ export function Chart(p: ChartProps) {
             width: Math.max(el.clientWidth, 200),
             height: p.height ?? 200,
             // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
-            scales: { x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] } },
-            axes: [{ ...axis, space: 90 }, { ...axis, ...counts, size: 48 }],
+            scales: {
+              x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) },
+              y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] },
+            },
+            axes: [
+              { ...axis, space: 90 },
+              { ...axis, ...counts, size: 48 },
+            ],
             legend: { show: p.series.length > 1, live: false },
             cursor: { points: { show: p.kind === 'lines' } },
             series: [

@@ -52,7 +52,13 @@ export function useLiveRefresh(reload: () => void, relevant: (e: RegistryEvent) 
   return state;
 }
 
-const LABELS: Record<LinkState['kind'], string> = { idle: 'Not connected', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', stopped: 'Not live' };
+const LABELS: Record<LinkState['kind'], string> = {
+  idle: 'Not connected',
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  stopped: 'Not live',
+};
 // The badge shapes of the device statuses: a word and a shape, never colour alone.
 const SHAPES: Record<LinkState['kind'], string> = { idle: 'offline', connecting: 'degraded', live: 'online', reconnecting: 'warning', stopped: 'error' };
 

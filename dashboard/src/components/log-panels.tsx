@@ -119,7 +119,8 @@ export function LogInclusion({ proofId, logIndex }: { proofId: string; logIndex:
       }
       const checked = await check.verifyInclusionHere(answer, key.vkey, proofId);
       if (!checked.ok) return { state: 'failed', why: checked.why };
-      if (logIndex !== undefined && logIndex !== answer.log_index) return { state: 'failed', why: `the proof says log index ${logIndex}, the log's answer ${answer.log_index}` };
+      if (logIndex !== undefined && logIndex !== answer.log_index)
+        return { state: 'failed', why: `the proof says log index ${logIndex}, the log's answer ${answer.log_index}` };
       return { state: 'verified', index: answer.log_index, size: checked.value.size, root: check.rootHex(checked.value) };
     };
     run().then(

@@ -26,8 +26,8 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; on
         <>
           <h2 id="secret-title">{shown.title}</h2>
           <p id="secret-warning" class="note note-warning">
-            <strong>Copy it now: you will not see it again.</strong> This page does not keep it, and the registry shows it only this once. Your receiver checks each delivery's
-            webhook-signature header with it.
+            <strong>Copy it now: you will not see it again.</strong> This page does not keep it, and the registry shows it only this once. Your receiver checks
+            each delivery's webhook-signature header with it.
           </p>
           <div class="command">
             <code class="mono break" data-testid="webhook-secret">

@@ -84,7 +84,14 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 }
 
 /** A confirmation in a native modal <dialog>: focus is trapped and Escape cancels, as browsers do it. */
-export function ConfirmDialog(p: { open: boolean; title: string; children: ComponentChildren; confirmLabel: string; danger?: boolean; onClose: (confirmed: boolean) => void }) {
+export function ConfirmDialog(p: {
+  open: boolean;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  danger?: boolean;
+  onClose: (confirmed: boolean) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;

@@ -59,7 +59,10 @@ export function ActivityPage() {
   const h = snap.history;
   return (
     <section>
-      <ViewHeader title="Activity" lead={`Your wallet's events as they happen: proofs accepted and refused, devices changing status, API keys made and deleted. Newest first; the latest ${fmtNumber(KEEP)} are kept here.`}>
+      <ViewHeader
+        title="Activity"
+        lead={`Your wallet's events as they happen: proofs accepted and refused, devices changing status, API keys made and deleted. Newest first; the latest ${fmtNumber(KEEP)} are kept here.`}
+      >
         <LinkStatus state={snap.state} detailed />
       </ViewHeader>
       <nav aria-label="Filter by kind" class="chips toolbar">

@@ -6,9 +6,7 @@ const MARK = { passed: '✓', failed: '✗', skipped: '–' } as const;
 export function Checks({ report }: { report: Verification }) {
   return (
     <>
-      <p class={report.valid ? 'verdict ok' : 'verdict bad'}>
-        {report.valid ? 'Valid: every check passed.' : `Invalid: ${report.reason ?? 'a check failed'}`}
-      </p>
+      <p class={report.valid ? 'verdict ok' : 'verdict bad'}>{report.valid ? 'Valid: every check passed.' : `Invalid: ${report.reason ?? 'a check failed'}`}</p>
       <ol class="checks">
         {Object.entries(report.checks).map(([name, outcome]) => (
           <li key={name} class={`check-${outcome}`}>

@@ -26,7 +26,10 @@ const num = (v: number | null | undefined, unit: string) => (v === null || v ===
 
 /** Every reading of a report that the device sent, labelled, in a fixed order. */
 function readingsOf(h: Health): Array<[string, string]> {
-  const memory = h.memory_used_mb !== undefined && h.memory_total_mb !== undefined ? `${fmtNumber(h.memory_used_mb)} of ${fmtNumber(h.memory_total_mb)} MB` : num(h.memory_used_mb ?? h.memory_total_mb, 'MB');
+  const memory =
+    h.memory_used_mb !== undefined && h.memory_total_mb !== undefined
+      ? `${fmtNumber(h.memory_used_mb)} of ${fmtNumber(h.memory_total_mb)} MB`
+      : num(h.memory_used_mb ?? h.memory_total_mb, 'MB');
   const rows: Array<[string, string | undefined]> = [
     ['Status', `${h.status}${h.status_derived ? ' (derived from the readings)' : ''}`],
     ['CPU', num(h.cpu_percent, '%')],
@@ -47,7 +50,11 @@ function readingsOf(h: Health): Array<[string, string]> {
 }
 
 export function DevicePage({ deviceId }: { deviceId: string }) {
-  const device = useData(() => api<DeviceDetail>('GET', `/v1/fleet/devices/${encodeURIComponent(deviceId)}${query({ health_limit: 200, proof_limit: 20 })}`), deviceId, 30_000);
+  const device = useData(
+    () => api<DeviceDetail>('GET', `/v1/fleet/devices/${encodeURIComponent(deviceId)}${query({ health_limit: 200, proof_limit: 20 })}`),
+    deviceId,
+    30_000,
+  );
   const [name, setName] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<Error | null>(null);
   const [saved, setSaved] = useState('');
@@ -110,13 +117,19 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
       <ViewHeader title={d?.name ?? deviceId}>{d ? <StatusBadge status={d.status} /> : null}</ViewHeader>
       <ErrorNote error={device.error} retry={device.reload} />
       {!d ? (
-        device.loading ? <Loading /> : null
+        device.loading ? (
+          <Loading />
+        ) : null
       ) : (
         <>
           <dl class="stats">
             <Stat label="Last seen" value={fmtAgo(d.last_seen_at)} hint={fmtDate(d.last_seen_at)} />
             <Stat label="Proofs" value={fmtNumber(d.proof_count)} hint={d.last_proof_at ? `last ${fmtAgo(d.last_proof_at)}` : 'none yet'} />
-            <Stat label="Last health" value={d.last_health?.status ?? '—'} hint={d.last_health?.message ?? (d.last_health ? fmtDate(d.last_health.received_at) : 'no report yet')} />
+            <Stat
+              label="Last health"
+              value={d.last_health?.status ?? '—'}
+              hint={d.last_health?.message ?? (d.last_health ? fmtDate(d.last_health.received_at) : 'no report yet')}
+            />
             <Stat label="First seen" value={fmtAgo(d.first_seen_at)} hint={fmtDate(d.first_seen_at)} />
           </dl>
           {d.hidden ? <p class="note note-warning">This device is hidden from the fleet. It comes back with its next proof or health report.</p> : null}
@@ -147,9 +160,21 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
             </form>
             <form class="stack-form" onSubmit={saveDetails}>
               <label for="device-type">Type</label>
-              <input id="device-type" maxLength={64} placeholder="e.g. arm, drone, camera" value={details?.type ?? d.type ?? ''} onInput={(e) => setDetails({ type: (e.target as HTMLInputElement).value, description: details?.description ?? d.description ?? '' })} />
+              <input
+                id="device-type"
+                maxLength={64}
+                placeholder="e.g. arm, drone, camera"
+                value={details?.type ?? d.type ?? ''}
+                onInput={(e) => setDetails({ type: (e.target as HTMLInputElement).value, description: details?.description ?? d.description ?? '' })}
+              />
               <label for="device-description">Description</label>
-              <textarea id="device-description" maxLength={500} rows={3} value={details?.description ?? d.description ?? ''} onInput={(e) => setDetails({ type: details?.type ?? d.type ?? '', description: (e.target as HTMLTextAreaElement).value })} />
+              <textarea
+                id="device-description"
+                maxLength={500}
+                rows={3}
+                value={details?.description ?? d.description ?? ''}
+                onInput={(e) => setDetails({ type: details?.type ?? d.type ?? '', description: (e.target as HTMLTextAreaElement).value })}
+              />
               <div>
                 <button type="submit" class="button" disabled={details === null}>
                   Save details
@@ -166,7 +191,9 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
             </p>
             <ErrorNote error={saveError} />
             <ConfirmDialog open={hiding} title={`Hide “${d.name}”?`} confirmLabel="Hide device" onClose={hide}>
-              <p>It leaves the fleet list, its counts and its group. Its proofs and health history stay, and it comes back with its next proof or health report.</p>
+              <p>
+                It leaves the fleet list, its counts and its group. Its proofs and health history stay, and it comes back with its next proof or health report.
+              </p>
             </ConfirmDialog>
           </div>
           <div class="panel">
@@ -178,14 +205,25 @@ export function DevicePage({ deviceId }: { deviceId: string }) {
             ) : (
               <div class="charts grid-2">
                 {READINGS.map(([field, label, unit, color]) => (
-                  <Chart key={field} title={`${label} (${unit})`} kind="lines" height={160} x={x} series={[{ label, unit, color, values: history.map((h) => h[field]) }]} />
+                  <Chart
+                    key={field}
+                    title={`${label} (${unit})`}
+                    kind="lines"
+                    height={160}
+                    x={x}
+                    series={[{ label, unit, color, values: history.map((h) => h[field]) }]}
+                  />
                 ))}
               </div>
             )}
           </div>
           <div class="panel flush">
             <h2 class="pad">Recent proofs</h2>
-            {d.recent_proofs.length === 0 ? <Empty title="No proofs from this device yet" /> : <ProofTable proofs={d.recent_proofs} caption={`Recent proofs of ${d.name}`} />}
+            {d.recent_proofs.length === 0 ? (
+              <Empty title="No proofs from this device yet" />
+            ) : (
+              <ProofTable proofs={d.recent_proofs} caption={`Recent proofs of ${d.name}`} />
+            )}
             <p class="pad">
               <Link href={`${BASE}proofs?robot_id=${encodeURIComponent(d.device_id)}`}>All proofs of this device</Link>
             </p>

@@ -36,7 +36,11 @@ export function FleetPage() {
   // The stream decides how often the list is read, and the list's reload is what the stream calls.
   const reload = useRef<() => void>(() => undefined);
   const link = useLiveRefresh(() => reload.current(), changesFleet);
-  const fleet = useData(() => api<Fleet>('GET', `/v1/fleet${query({ limit: 200, status, group_id: groupId, cursor })}`), key, link.kind === 'live' ? undefined : FALLBACK_MS);
+  const fleet = useData(
+    () => api<Fleet>('GET', `/v1/fleet${query({ limit: 200, status, group_id: groupId, cursor })}`),
+    key,
+    link.kind === 'live' ? undefined : FALLBACK_MS,
+  );
   reload.current = fleet.reload;
   const now = useNow(TICK_MS);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -57,8 +61,12 @@ export function FleetPage() {
     setActionError(null);
     try {
       const ids = [...selected];
-      const res = await api<{ group: { name: string }; changed: number }>('POST', `/v1/fleet/groups/${encodeURIComponent(group)}/${action}`, { device_ids: ids });
-      setMessage(`${action === 'assign' ? 'Moved' : 'Removed'} ${res.changed} of ${ids.length} device${ids.length === 1 ? '' : 's'} ${action === 'assign' ? 'into' : 'from'} “${res.group.name}”.`);
+      const res = await api<{ group: { name: string }; changed: number }>('POST', `/v1/fleet/groups/${encodeURIComponent(group)}/${action}`, {
+        device_ids: ids,
+      });
+      setMessage(
+        `${action === 'assign' ? 'Moved' : 'Removed'} ${res.changed} of ${ids.length} device${ids.length === 1 ? '' : 's'} ${action === 'assign' ? 'into' : 'from'} “${res.group.name}”.`,
+      );
       setSelected(new Set());
       fleet.reload();
     } catch (err) {
@@ -82,7 +90,10 @@ export function FleetPage() {
 
   return (
     <section>
-      <ViewHeader title="Fleet" lead="Every device that sent a proof or a health report. The list follows status changes and new proofs as they happen (re-read every minute while the live connection is down).">
+      <ViewHeader
+        title="Fleet"
+        lead="Every device that sent a proof or a health report. The list follows status changes and new proofs as they happen (re-read every minute while the live connection is down)."
+      >
         <LinkStatus state={link} />
       </ViewHeader>
       <p role="status" class="visually-hidden-empty">
@@ -118,7 +129,11 @@ export function FleetPage() {
         <div>
           <div class="toolbar">
             <label for="group-filter">Group</label>
-            <select id="group-filter" value={groupId ?? ''} onChange={(e) => (setCursor(null), navigate(withParams(place, { group: (e.target as HTMLSelectElement).value })))}>
+            <select
+              id="group-filter"
+              value={groupId ?? ''}
+              onChange={(e) => (setCursor(null), navigate(withParams(place, { group: (e.target as HTMLSelectElement).value })))}
+            >
               <option value="">All groups</option>
               <option value="none">In no group</option>
               {f?.groups.map((g) => (
@@ -162,7 +177,15 @@ export function FleetPage() {
                 )}
               </Empty>
             ) : (
-              <DeviceTable devices={devices} now={now} selected={selected} toggle={toggle} allShown={allShown} groupName={groupName} setAll={(on) => setSelected(on ? new Set(devices.map((d) => d.device_id)) : new Set())} />
+              <DeviceTable
+                devices={devices}
+                now={now}
+                selected={selected}
+                toggle={toggle}
+                allShown={allShown}
+                groupName={groupName}
+                setAll={(on) => setSelected(on ? new Set(devices.map((d) => d.device_id)) : new Set())}
+              />
             )
           ) : fleet.loading ? (
             <Loading />
@@ -205,7 +228,12 @@ function DeviceTable(p: {
         <thead>
           <tr>
             <th scope="col" class="check">
-              <input type="checkbox" aria-label="Select every device shown" checked={p.allShown} onChange={(e) => p.setAll((e.target as HTMLInputElement).checked)} />
+              <input
+                type="checkbox"
+                aria-label="Select every device shown"
+                checked={p.allShown}
+                onChange={(e) => p.setAll((e.target as HTMLInputElement).checked)}
+              />
             </th>
             <th scope="col">Device</th>
             <th scope="col">Status</th>

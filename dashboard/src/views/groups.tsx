@@ -17,7 +17,11 @@ export function GroupsPanel(p: { groups: Group[]; onChanged: (message: string) =
     if (!editing) return;
     setError(null);
     try {
-      const g = await api<Group>('PATCH', `/v1/fleet/groups/${encodeURIComponent(editing.id)}`, { name: editing.name.trim(), description: editing.description.trim() || null, color: editing.color });
+      const g = await api<Group>('PATCH', `/v1/fleet/groups/${encodeURIComponent(editing.id)}`, {
+        name: editing.name.trim(),
+        description: editing.description.trim() || null,
+        color: editing.color,
+      });
       setEditing(null);
       p.onChanged(`Saved the group “${g.name}”.`);
     } catch (err) {
@@ -67,11 +71,27 @@ export function GroupsPanel(p: { groups: Group[]; onChanged: (message: string) =
         <form class="stack" onSubmit={save} aria-label="Edit group">
           <h3>Edit group</h3>
           <label for="edit-group-name">Group name</label>
-          <input id="edit-group-name" required maxLength={100} value={editing.name} onInput={(e) => setEditing({ ...editing, name: (e.target as HTMLInputElement).value })} />
+          <input
+            id="edit-group-name"
+            required
+            maxLength={100}
+            value={editing.name}
+            onInput={(e) => setEditing({ ...editing, name: (e.target as HTMLInputElement).value })}
+          />
           <label for="edit-group-description">Group description</label>
-          <input id="edit-group-description" maxLength={500} value={editing.description} onInput={(e) => setEditing({ ...editing, description: (e.target as HTMLInputElement).value })} />
+          <input
+            id="edit-group-description"
+            maxLength={500}
+            value={editing.description}
+            onInput={(e) => setEditing({ ...editing, description: (e.target as HTMLInputElement).value })}
+          />
           <label for="edit-group-color">Colour</label>
-          <input id="edit-group-color" type="color" value={editing.color} onInput={(e) => setEditing({ ...editing, color: (e.target as HTMLInputElement).value })} />
+          <input
+            id="edit-group-color"
+            type="color"
+            value={editing.color}
+            onInput={(e) => setEditing({ ...editing, color: (e.target as HTMLInputElement).value })}
+          />
           <div>
             <button type="submit" class="button primary" disabled={editing.name.trim() === ''}>
               Save group

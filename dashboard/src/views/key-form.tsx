@@ -108,7 +108,15 @@ export function KeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
         <ul class="presets">
           {PRESETS.map((p) => (
             <li key={p.id} class={p.id === preset ? 'preset chosen' : 'preset'}>
-              <input type="radio" id={`preset-${p.id}`} name="key-preset" value={p.id} checked={p.id === preset} aria-describedby={`preset-${p.id}-meaning`} onChange={() => setPreset(p.id)} />
+              <input
+                type="radio"
+                id={`preset-${p.id}`}
+                name="key-preset"
+                value={p.id}
+                checked={p.id === preset}
+                aria-describedby={`preset-${p.id}-meaning`}
+                onChange={() => setPreset(p.id)}
+              />
               <label for={`preset-${p.id}`}>{p.label}</label>
               <p id={`preset-${p.id}-meaning`} class="hint">
                 {p.meaning}
@@ -121,7 +129,13 @@ export function KeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
             <ul class="checks-grid scope-list">
               {SCOPES.map((s) => (
                 <li key={s}>
-                  <input type="checkbox" id={scopeId(s)} checked={custom.includes(s)} aria-describedby={`${scopeId(s)}-meaning`} onChange={(e) => tick(s, (e.target as HTMLInputElement).checked)} />
+                  <input
+                    type="checkbox"
+                    id={scopeId(s)}
+                    checked={custom.includes(s)}
+                    aria-describedby={`${scopeId(s)}-meaning`}
+                    onChange={(e) => tick(s, (e.target as HTMLInputElement).checked)}
+                  />
                   <label for={scopeId(s)}>
                     <code>{s}</code>
                   </label>
@@ -149,7 +163,8 @@ export function KeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
             onInput={(e) => setRobots((e.target as HTMLTextAreaElement).value)}
           />
           <p id="key-robots-hint" class="hint">
-            Device ids, separated by commas or line breaks (up to {MAX_BOUND.toLocaleString()}): the key then submits proofs and reports health for these only. Empty: any robot.
+            Device ids, separated by commas or line breaks (up to {MAX_BOUND.toLocaleString()}): the key then submits proofs and reports health for these only.
+            Empty: any robot.
             {ids.length > 0 ? ` ${fmtCount(ids.length, 'device')} named.` : ''}
           </p>
           {errorOf('robot_ids')}
@@ -160,7 +175,8 @@ export function KeyForm({ onCreated }: { onCreated: (k: CreatedKey) => void }) {
                 {known.slice(0, OFFERED).map((id) => (
                   <li key={id}>
                     <label>
-                      <input type="checkbox" checked={ids.includes(id)} onChange={(e) => pick(id, (e.target as HTMLInputElement).checked)} /> <span class="mono">{id}</span>
+                      <input type="checkbox" checked={ids.includes(id)} onChange={(e) => pick(id, (e.target as HTMLInputElement).checked)} />{' '}
+                      <span class="mono">{id}</span>
                     </label>
                   </li>
                 ))}

@@ -13,8 +13,18 @@ export interface Preset {
 
 /** The API's KEY_PRESETS, and the two choices around them. */
 export const PRESETS: readonly Preset[] = [
-  { id: 'robot', label: 'Robot', meaning: 'Submits proofs and reports health; reads nothing. Can be held to the devices it is for.', scopes: ['proofs:write', 'health:write'] },
-  { id: 'auditor', label: 'Auditor', meaning: 'Reads and verifies proofs, and reads the fleet, statistics and events; changes nothing.', scopes: ['proofs:read', 'verify', 'fleet:read', 'stats:read', 'events:read'] },
+  {
+    id: 'robot',
+    label: 'Robot',
+    meaning: 'Submits proofs and reports health; reads nothing. Can be held to the devices it is for.',
+    scopes: ['proofs:write', 'health:write'],
+  },
+  {
+    id: 'auditor',
+    label: 'Auditor',
+    meaning: 'Reads and verifies proofs, and reads the fleet, statistics and events; changes nothing.',
+    scopes: ['proofs:read', 'verify', 'fleet:read', 'stats:read', 'events:read'],
+  },
   { id: 'full', label: 'Full access', meaning: 'Every scope, including those the registry adds later.', scopes: null },
   { id: 'custom', label: 'Custom', meaning: 'The scopes you tick below.', scopes: null },
 ];
@@ -63,5 +73,12 @@ export function expiryText(k: Pick<KeyInfo, 'expires_at' | 'status'>, nowMs = Da
 
 /** Device ids typed one per line or separated by commas (an id may hold spaces, never a comma or a line break). */
 export function parseIds(text: string): string[] {
-  return [...new Set(text.split(/[,\n]/).map((s) => s.trim()).filter((s) => s !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
 }

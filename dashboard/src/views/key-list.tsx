@@ -28,7 +28,19 @@ export interface KeyActions {
  * come from data-label), so nothing scrolls sideways; the explicit roles keep the table a
  * table to assistive technology once its display is no longer a table's.
  */
-export function KeyTable({ keys, place, selectedId, busyId, actions }: { keys: readonly ApiKey[]; place: Place; selectedId: string | null; busyId: string | null; actions: KeyActions }) {
+export function KeyTable({
+  keys,
+  place,
+  selectedId,
+  busyId,
+  actions,
+}: {
+  keys: readonly ApiKey[];
+  place: Place;
+  selectedId: string | null;
+  busyId: string | null;
+  actions: KeyActions;
+}) {
   return (
     <div class="table-wrap panel flush">
       <table class="key-table" role="table">
@@ -106,7 +118,13 @@ export function KeyTable({ keys, place, selectedId, busyId, actions }: { keys: r
                   <button type="button" class="button small" onClick={() => actions.rename(k)} aria-label={`Rename the key ${k.name}`}>
                     Rename
                   </button>
-                  <button type="button" class="button small" disabled={busyId === k.key_id} onClick={() => actions.setEnabled(k, !k.enabled)} aria-label={`${k.enabled ? 'Disable' : 'Enable'} the key ${k.name}`}>
+                  <button
+                    type="button"
+                    class="button small"
+                    disabled={busyId === k.key_id}
+                    onClick={() => actions.setEnabled(k, !k.enabled)}
+                    aria-label={`${k.enabled ? 'Disable' : 'Enable'} the key ${k.name}`}
+                  >
                     {k.enabled ? 'Disable' : 'Enable'}
                   </button>
                   <button type="button" class="button small danger-text" onClick={() => actions.remove(k)} aria-label={`Delete the key ${k.name}`}>
@@ -123,7 +141,15 @@ export function KeyTable({ keys, place, selectedId, busyId, actions }: { keys: r
 }
 
 /** Renaming in a modal dialog: the name is checked by the registry, whose refusal is shown in it. */
-export function RenameDialog({ target, onSave, onClose }: { target: KeyInfo | null; onSave: (k: KeyInfo, name: string) => Promise<void>; onClose: () => void }) {
+export function RenameDialog({
+  target,
+  onSave,
+  onClose,
+}: {
+  target: KeyInfo | null;
+  onSave: (k: KeyInfo, name: string) => Promise<void>;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
@@ -158,7 +184,14 @@ export function RenameDialog({ target, onSave, onClose }: { target: KeyInfo | nu
           <h2 id="rename-title">Rename the key “{target.name}”</h2>
           <div class="field">
             <label for="rename-key">New name</label>
-            <input id="rename-key" required maxLength={100} value={name} aria-describedby="rename-hint" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <input
+              id="rename-key"
+              required
+              maxLength={100}
+              value={name}
+              aria-describedby="rename-hint"
+              onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            />
           </div>
           <p id="rename-hint" class="hint">
             Only the label changes: the key itself, and what it may do, stay as they are.

@@ -134,7 +134,13 @@ export function KeysPage() {
             <p>Create one above, then send it as “Authorization: Bearer &lt;key&gt;” with the header “X-Wallet-Address”.</p>
           </Empty>
         ) : (
-          <KeyTable keys={keys.value} place={place} selectedId={selectedId} busyId={busyId} actions={{ rename: setRenaming, setEnabled, remove: setDeleting }} />
+          <KeyTable
+            keys={keys.value}
+            place={place}
+            selectedId={selectedId}
+            busyId={busyId}
+            actions={{ rename: setRenaming, setEnabled, remove: setDeleting }}
+          />
         )
       ) : keys.loading ? (
         <Loading />

@@ -32,7 +32,11 @@ export function Overview({ session }: { session: Session }) {
   const series = useData(() => api<Series>('GET', seriesPath(session.wallet, range)), `${session.wallet} ${range}`, 30_000);
   const s = stats.value;
   const hourly = range === '24h';
-  const when = (ms: number) => new Date(ms).toLocaleString(undefined, hourly ? { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' });
+  const when = (ms: number) =>
+    new Date(ms).toLocaleString(
+      undefined,
+      hourly ? { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' },
+    );
   const x = series.value?.points.map((p) => Date.parse(p.t)) ?? [];
   return (
     <section>
@@ -40,14 +44,28 @@ export function Overview({ session }: { session: Session }) {
       <ErrorNote error={stats.error} retry={stats.reload} />
       {s ? (
         <dl class="stats">
-          <Stat label="Proofs, last 24 h" value={fmtNumber(s.proofs.last_24h)} hint={`${fmtNumber(s.proofs.last_7d)} in 7 days · ${fmtNumber(s.proofs.total)} in all`} />
+          <Stat
+            label="Proofs, last 24 h"
+            value={fmtNumber(s.proofs.last_24h)}
+            hint={`${fmtNumber(s.proofs.last_7d)} in 7 days · ${fmtNumber(s.proofs.total)} in all`}
+          />
           <Stat label="Devices" value={fmtNumber(s.devices.total)} hint={fmtCount(s.groups.total, 'group')} />
           <Stat
             label="Average score"
             value={s.score.average === null ? '—' : s.score.average.toFixed(3)}
-            hint={s.score.sample_size === 1 ? 'of the latest proof' : s.score.sample_size ? `of the latest ${fmtCount(s.score.sample_size, 'proof')}` : 'no proofs yet'}
+            hint={
+              s.score.sample_size === 1
+                ? 'of the latest proof'
+                : s.score.sample_size
+                  ? `of the latest ${fmtCount(s.score.sample_size, 'proof')}`
+                  : 'no proofs yet'
+            }
           />
-          <Stat label="API key requests" value={fmtNumber(s.api_keys.requests)} hint={`${fmtCount(s.api_keys.errors, 'error')} · ${fmtPercent(s.api_keys.error_rate)} error rate`} />
+          <Stat
+            label="API key requests"
+            value={fmtNumber(s.api_keys.requests)}
+            hint={`${fmtCount(s.api_keys.errors, 'error')} · ${fmtPercent(s.api_keys.error_rate)} error rate`}
+          />
         </dl>
       ) : stats.loading ? (
         <Loading />

@@ -23,7 +23,10 @@ interface Score {
 export function ProofPage({ proofId }: { proofId: string }) {
   const proof = useData(() => api<ProofRecord>('GET', `/v1/proofs/${encodeURIComponent(proofId)}`), proofId);
   const envelope = proof.value?.envelope;
-  const report = useData(() => (envelope === undefined ? Promise.resolve(null) : api<Verification>('POST', '/v1/verify', { envelope })), `${proofId} ${envelope !== undefined}`);
+  const report = useData(
+    () => (envelope === undefined ? Promise.resolve(null) : api<Verification>('POST', '/v1/verify', { envelope })),
+    `${proofId} ${envelope !== undefined}`,
+  );
   const score = useData(() => api<Score>('POST', '/v1/score', { proof_id: proofId }), proofId);
   if (proof.error instanceof ApiError && proof.error.status === 404) {
     return (
@@ -44,7 +47,9 @@ export function ProofPage({ proofId }: { proofId: string }) {
       <ViewHeader title={p ? `Proof of ${p.task_id}` : 'Proof'} />
       <ErrorNote error={proof.error} retry={proof.reload} />
       {!p ? (
-        proof.loading ? <Loading /> : null
+        proof.loading ? (
+          <Loading />
+        ) : null
       ) : (
         <>
           <div class="panel">

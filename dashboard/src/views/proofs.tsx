@@ -49,7 +49,10 @@ export function ProofsPage() {
 
   return (
     <section>
-      <ViewHeader title="Proofs" lead="Every proof this wallet stored. Filters combine; the address of this page keeps them, so you can share or bookmark a search." />
+      <ViewHeader
+        title="Proofs"
+        lead="Every proof this wallet stored. Filters combine; the address of this page keeps them, so you can share or bookmark a search."
+      />
       <form class="panel filters" role="search" aria-label="Filter proofs" onSubmit={submit} key={key}>
         <div class="filter-grid">
           {TEXT_FILTERS.map(([k, label]) => (

@@ -138,7 +138,13 @@ export function SignIn(p: { config: DashboardConfig; expired: boolean; onSignedI
             </div>
           ) : null}
         </div>
-        <div role="alert">{problem ? <div class="note note-error"><ProblemNote problem={problem} config={p.config} /></div> : null}</div>
+        <div role="alert">
+          {problem ? (
+            <div class="note note-error">
+              <ProblemNote problem={problem} config={p.config} />
+            </div>
+          ) : null}
+        </div>
         <section aria-labelledby="wallets-heading">
           <h2 id="wallets-heading">Wallets in this browser</h2>
           {wallets.length > 0 ? (
@@ -186,7 +192,13 @@ export function SignIn(p: { config: DashboardConfig; expired: boolean; onSignedI
             ) : null}
             <div class="field dev-keyfile">
               <label for="dev-keypair">Or sign in as a Solana keypair file of this ledger, such as the CLI's wallet.json (kept for this tab only too):</label>
-              <input id="dev-keypair" type="file" accept=".json,application/json" disabled={busy !== null} onChange={(e) => void takeKeyFile(e.currentTarget)} />
+              <input
+                id="dev-keypair"
+                type="file"
+                accept=".json,application/json"
+                disabled={busy !== null}
+                onChange={(e) => void takeKeyFile(e.currentTarget)}
+              />
             </div>
             <button type="button" class="button primary" disabled={busy !== null} onClick={() => start(devWallet)}>
               Sign in with the development wallet

@@ -16,18 +16,22 @@ interface Batch {
 export function parseEnvelopes(text: string): unknown[] {
   const trimmed = text.trim();
   if (trimmed === '') throw new Error('Paste or drop at least one envelope.');
-  const unwrap = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'envelope' in v && Object.keys(v).length === 1 ? (v as { envelope: unknown }).envelope : v);
+  const unwrap = (v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && 'envelope' in v && Object.keys(v).length === 1 ? (v as { envelope: unknown }).envelope : v;
   try {
     const value = JSON.parse(trimmed) as unknown;
     return (Array.isArray(value) ? value : [value]).map(unwrap);
   } catch {
-    return trimmed.split(/\r?\n/).filter((l) => l.trim() !== '').map((line, i) => {
-      try {
-        return unwrap(JSON.parse(line));
-      } catch {
-        throw new Error(`Line ${i + 1} is not JSON: give one envelope, a JSON array of envelopes, or one envelope per line.`);
-      }
-    });
+    return trimmed
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== '')
+      .map((line, i) => {
+        try {
+          return unwrap(JSON.parse(line));
+        } catch {
+          throw new Error(`Line ${i + 1} is not JSON: give one envelope, a JSON array of envelopes, or one envelope per line.`);
+        }
+      });
   }
 }
 
@@ -98,7 +102,8 @@ export function VerifyPage() {
         {result ? (
           <div class="panel flush">
             <p class="pad summary-line">
-              {result.total} envelope{result.total === 1 ? '' : 's'}: <strong>{result.valid_count} valid</strong>, <strong>{result.invalid_count} invalid</strong>.
+              {result.total} envelope{result.total === 1 ? '' : 's'}: <strong>{result.valid_count} valid</strong>,{' '}
+              <strong>{result.invalid_count} invalid</strong>.
             </p>
             <div class="table-wrap">
               <table>

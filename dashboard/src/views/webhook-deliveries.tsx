@@ -28,7 +28,17 @@ export function DeliveryBadge({ state }: { state: DeliveryState }) {
 const outcome = (code: number | null, error: string | null) => (code !== null ? String(code) : (error ?? '—'));
 
 /** An endpoint's delivery log, newest first, and the attempts of the delivery chosen (`?delivery=`). */
-export function DeliveryLog({ endpointId, watchUntil, onWatch, onActivity }: { endpointId: string; watchUntil: number; onWatch: () => void; onActivity: () => void }) {
+export function DeliveryLog({
+  endpointId,
+  watchUntil,
+  onWatch,
+  onActivity,
+}: {
+  endpointId: string;
+  watchUntil: number;
+  onWatch: () => void;
+  onActivity: () => void;
+}) {
   const place = usePlace();
   const stateParam = place.params.get('state');
   const state = STATES.some(([s]) => s === stateParam) ? (stateParam as DeliveryState) : null;
@@ -36,7 +46,11 @@ export function DeliveryLog({ endpointId, watchUntil, onWatch, onActivity }: { e
   const [cursor, setCursor] = useState<string | null>(null);
   const [poll, setPoll] = useState(FAST_MS);
   const log = useData(
-    () => api<{ items: Delivery[]; next_cursor: string | null }>('GET', `/v1/webhooks/${encodeURIComponent(endpointId)}/deliveries${query({ limit: 20, state, cursor })}`),
+    () =>
+      api<{ items: Delivery[]; next_cursor: string | null }>(
+        'GET',
+        `/v1/webhooks/${encodeURIComponent(endpointId)}/deliveries${query({ limit: 20, state, cursor })}`,
+      ),
     `${endpointId} ${state} ${cursor}`,
     poll,
   );
@@ -184,7 +198,9 @@ function DeliveryAttempts(p: { endpointId: string; deliveryId: string; poll: num
       </p>
       <ErrorNote error={error ?? detail.error} />
       {!d ? (
-        detail.loading ? <Loading /> : null
+        detail.loading ? (
+          <Loading />
+        ) : null
       ) : (
         <>
           <dl class="facts">
@@ -205,7 +221,8 @@ function DeliveryAttempts(p: { endpointId: string; deliveryId: string; poll: num
               {d.attempts_log.map((a) => (
                 <li key={a.attempt} class={a.status_code !== null && a.status_code < 300 ? 'attempt-ok' : 'attempt-bad'}>
                   <p class="attempt-head">
-                    <strong>Attempt {a.attempt}</strong> · {a.trigger === 'manual' ? 'redelivered' : 'scheduled'} · <time dateTime={a.at} title={a.at}>
+                    <strong>Attempt {a.attempt}</strong> · {a.trigger === 'manual' ? 'redelivered' : 'scheduled'} ·{' '}
+                    <time dateTime={a.at} title={a.at}>
                       {fmtMoment(a.at)}
                     </time>
                   </p>

@@ -25,13 +25,17 @@ export function EndpointStatus({ e }: { e: WebhookEndpoint }) {
   if (e.failing_since) {
     return (
       <span class="endpoint-status">
-        <span class="badge badge-warning">failing</span> <span class="sub-inline" title={e.failing_since}>since {fmtDate(e.failing_since)}</span>
+        <span class="badge badge-warning">failing</span>{' '}
+        <span class="sub-inline" title={e.failing_since}>
+          since {fmtDate(e.failing_since)}
+        </span>
       </span>
     );
   }
   return (
     <span class="endpoint-status">
-      <span class="badge badge-online">enabled</span> <span class="sub-inline">{e.last_success_at ? `last success ${fmtAgo(e.last_success_at)}` : 'no delivery yet'}</span>
+      <span class="badge badge-online">enabled</span>{' '}
+      <span class="sub-inline">{e.last_success_at ? `last success ${fmtAgo(e.last_success_at)}` : 'no delivery yet'}</span>
     </span>
   );
 }
@@ -39,7 +43,12 @@ export function EndpointStatus({ e }: { e: WebhookEndpoint }) {
 export const typesText = (e: WebhookEndpoint) => (e.event_types === null ? 'Every event type' : e.event_types.map((t) => EVENT_LABELS[t] ?? t).join(', '));
 
 /** One endpoint: what it is, what can be done to it, and its delivery log. */
-export function EndpointPanel(p: { endpoint: WebhookEndpoint; onChanged: () => void; onDeleted: (message: string) => void; onSecret: (s: ShownSecret) => void }) {
+export function EndpointPanel(p: {
+  endpoint: WebhookEndpoint;
+  onChanged: () => void;
+  onDeleted: (message: string) => void;
+  onSecret: (s: ShownSecret) => void;
+}) {
   const e = p.endpoint;
   const path = `/v1/webhooks/${encodeURIComponent(e.endpoint_id)}`;
   const [editing, setEditing] = useState<EndpointDraft | null>(null);
@@ -50,7 +59,9 @@ export function EndpointPanel(p: { endpoint: WebhookEndpoint; onChanged: () => v
   const [watchUntil, setWatchUntil] = useState(0);
   const watch = () => setWatchUntil(Date.now() + WATCH_MS);
   // An event this endpoint takes becomes a delivery within moments (proof.logged follows proof.accepted).
-  const takes = (ev: RegistryEvent) => e.enabled && (e.event_types === null || e.event_types.includes(ev.type as never) || (ev.type === 'proof.accepted' && e.event_types.includes('proof.logged')));
+  const takes = (ev: RegistryEvent) =>
+    e.enabled &&
+    (e.event_types === null || e.event_types.includes(ev.type as never) || (ev.type === 'proof.accepted' && e.event_types.includes('proof.logged')));
   useLiveRefresh(watch, takes, { onResync: false });
   // What the last action did, until the next one or until another delivery is opened.
   const [said, setSaid] = useState('');
@@ -114,7 +125,9 @@ export function EndpointPanel(p: { endpoint: WebhookEndpoint; onChanged: () => v
         p.onSecret({
           title: 'The new signing secret',
           secret: r.secret,
-          note: r.previous_secret_expires_at ? `Until ${fmtDate(r.previous_secret_expires_at)} deliveries carry two signatures, with the new and the old secret, so your receiver can switch without refusing any.` : undefined,
+          note: r.previous_secret_expires_at
+            ? `Until ${fmtDate(r.previous_secret_expires_at)} deliveries carry two signatures, with the new and the old secret, so your receiver can switch without refusing any.`
+            : undefined,
         });
         return 'Rotated the signing secret.';
       });
@@ -133,7 +146,13 @@ export function EndpointPanel(p: { endpoint: WebhookEndpoint; onChanged: () => v
         <button type="button" class="button small" disabled={busy || !e.enabled} onClick={sendTest} title={e.enabled ? undefined : 'Enable it first'}>
           Send test event
         </button>
-        <button type="button" class="button small" disabled={busy} onClick={() => (setEditError(null), setEditing(editing ? null : draftOf(e)))} aria-expanded={editing !== null}>
+        <button
+          type="button"
+          class="button small"
+          disabled={busy}
+          onClick={() => (setEditError(null), setEditing(editing ? null : draftOf(e)))}
+          aria-expanded={editing !== null}
+        >
           Edit
         </button>
         <button type="button" class="button small" disabled={busy} onClick={() => setEnabled(!e.enabled)}>
@@ -192,7 +211,10 @@ export function EndpointPanel(p: { endpoint: WebhookEndpoint; onChanged: () => v
         onClose={confirmed}
       >
         {confirm === 'rotate' ? (
-          <p>The registry makes a new secret and shows it once. For the next 24 hours each delivery is signed with both the new and the old one, so you can update your receiver without refusing any.</p>
+          <p>
+            The registry makes a new secret and shows it once. For the next 24 hours each delivery is signed with both the new and the old one, so you can
+            update your receiver without refusing any.
+          </p>
         ) : (
           <p>
             Nothing more is sent to <span class="mono break">{e.url}</span>, and its delivery log is deleted with it. This cannot be undone.

@@ -78,7 +78,8 @@ export function EndpointFields(p: { id: string; draft: EndpointDraft; onChange: 
           {EVENT_TYPES.map((t) => (
             <li key={t}>
               <label>
-                <input type="checkbox" checked={p.draft.types.includes(t)} onChange={(e) => toggle(t, (e.target as HTMLInputElement).checked)} /> {EVENT_LABELS[t]} <code class="muted">{t}</code>
+                <input type="checkbox" checked={p.draft.types.includes(t)} onChange={(e) => toggle(t, (e.target as HTMLInputElement).checked)} />{' '}
+                {EVENT_LABELS[t]} <code class="muted">{t}</code>
               </label>
             </li>
           ))}

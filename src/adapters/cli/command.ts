@@ -37,9 +37,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
-type Parsed<O extends Options> = ReturnType<
-  typeof parseArgs<{ args: string[]; options: O & typeof HELP; allowPositionals: true; strict: true }>
->;
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O & typeof HELP; allowPositionals: true; strict: true }>>;
 
 /**
  * node:util parseArgs with `--help` added to every command, its errors turned into usage
@@ -114,5 +112,4 @@ export function parseJson(text: string, what: string): unknown {
   }
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -49,7 +49,8 @@ export function createCopyDatabaseCommand(env: Env): Command {
       } catch (err) {
         throw targetError(err);
       }
-      if (parsed.dialect === 'sqlite' && parsed.filename === ':memory:') throw new CliError('target-url: an in-memory database is gone when the command ends; name a file or a PostgreSQL database');
+      if (parsed.dialect === 'sqlite' && parsed.filename === ':memory:')
+        throw new CliError('target-url: an in-memory database is gone when the command ends; name a file or a PostgreSQL database');
       const source = await openCommandDatabase(env, io);
       try {
         const target = await openDatabase(targetUrl, { onDriverWarning: () => undefined }).catch((err: unknown) => {
@@ -78,7 +79,9 @@ export function createCopyDatabaseCommand(env: Env): Command {
           });
           const rows = report.tables.reduce((sum, t) => sum + t.rows, 0);
           const proofs = report.tables.find((t) => t.table === 'proofs')?.rows ?? 0;
-          io.stdout.write(`copied ${rows.toLocaleString('en')} rows of ${report.tables.length} tables (${proofs.toLocaleString('en')} proofs); every table read back and matched\n`);
+          io.stdout.write(
+            `copied ${rows.toLocaleString('en')} rows of ${report.tables.length} tables (${proofs.toLocaleString('en')} proofs); every table read back and matched\n`,
+          );
           return EXIT_OK;
         } finally {
           await target.close();

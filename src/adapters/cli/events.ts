@@ -29,7 +29,17 @@ Options:
 
 const TEXT = { type: 'string' } as const;
 const FLAG = { type: 'boolean' } as const;
-const OPTIONS = { types: { type: 'string', multiple: true }, after: TEXT, 'from-start': FLAG, count: TEXT, json: FLAG, key: TEXT, wallet: TEXT, url: TEXT, session: TEXT } as const;
+const OPTIONS = {
+  types: { type: 'string', multiple: true },
+  after: TEXT,
+  'from-start': FLAG,
+  count: TEXT,
+  json: FLAG,
+  key: TEXT,
+  wallet: TEXT,
+  url: TEXT,
+  session: TEXT,
+} as const;
 
 /** The id before every event: the stream then starts with everything the service keeps. */
 const FIRST = 'evt_0000000000000000';
@@ -69,17 +79,37 @@ export function createEventsCommand(env: Env, deps: TailDeps = processDeps): Com
         return EXIT_OK;
       }
       if (positionals[0] !== 'tail') throw new CliError(`unknown events command ${JSON.stringify(positionals[0])}: tail`);
-      const types = [...new Set((values.types ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== ''))];
+      const types = [
+        ...new Set(
+          (values.types ?? [])
+            .flatMap((t) => t.split(','))
+            .map((t) => t.trim())
+            .filter((t) => t !== ''),
+        ),
+      ];
       const unknown = types.filter((t) => !isEventType(t));
-      if (unknown.length > 0) throw new CliError(`unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}; the types are ${EVENT_TYPES.join(', ')}`);
-      if (values.after !== undefined && parseEventId(values.after) === null) throw new CliError(`--after must be an event id (evt_ and 16 digits), got ${JSON.stringify(values.after)}`);
+      if (unknown.length > 0)
+        throw new CliError(`unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}; the types are ${EVENT_TYPES.join(', ')}`);
+      if (values.after !== undefined && parseEventId(values.after) === null)
+        throw new CliError(`--after must be an event id (evt_ and 16 digits), got ${JSON.stringify(values.after)}`);
       if (values.after !== undefined && values['from-start']) throw new CliError('--after and --from-start both say where to start: give one');
-      if (values.count !== undefined && !/^[1-9][0-9]{0,8}$/.test(values.count)) throw new CliError(`--count must be a whole number of events, at least 1 (got ${JSON.stringify(values.count)})`);
+      if (values.count !== undefined && !/^[1-9][0-9]{0,8}$/.test(values.count))
+        throw new CliError(`--count must be a whole number of events, at least 1 (got ${JSON.stringify(values.count)})`);
       const access = await credentials(values, env, io);
       const after = values.after ?? (values['from-start'] ? FIRST : undefined);
       const query = new URLSearchParams(Object.entries({ types: types.join(','), after: after ?? '' }).filter(([, v]) => v !== '')).toString();
       const stream = `${access.url}/v1/events/stream${query && `?${query}`}`;
-      return tail({ ...access, stream, count: values.count === undefined ? null : Number(values.count), json: values.json === true, start: values.after !== undefined ? `after ${values.after}` : after === FIRST ? 'from the first event kept' : null }, io, deps);
+      return tail(
+        {
+          ...access,
+          stream,
+          count: values.count === undefined ? null : Number(values.count),
+          json: values.json === true,
+          start: values.after !== undefined ? `after ${values.after}` : after === FIRST ? 'from the first event kept' : null,
+        },
+        io,
+        deps,
+      );
     },
   };
 }
@@ -100,13 +130,20 @@ interface Tail {
 }
 
 /** As submit: an API key with its wallet, else the session login saved (a dashboard token, which the stream takes too). */
-async function credentials(values: { key?: string; wallet?: string; url?: string; session?: string }, env: Env, io: CliIo): Promise<Pick<Tail, 'url' | 'token' | 'wallet'>> {
+async function credentials(
+  values: { key?: string; wallet?: string; url?: string; session?: string },
+  env: Env,
+  io: CliIo,
+): Promise<Pick<Tail, 'url' | 'token' | 'wallet'>> {
   const key = values.key || env['PROOF_REGISTRY_API_KEY'];
   const walletGiven = values.wallet || env['PROOF_REGISTRY_WALLET'];
-  const session: ServiceSession | null = key && walletGiven ? null : await loadSession(sessionPath(values.session, env, io.cwd)).catch((error: unknown) => {
-    if (key) return null;
-    throw new CliError(`${(error as Error).message}; or give an API key (--key or PROOF_REGISTRY_API_KEY) with its wallet`);
-  });
+  const session: ServiceSession | null =
+    key && walletGiven
+      ? null
+      : await loadSession(sessionPath(values.session, env, io.cwd)).catch((error: unknown) => {
+          if (key) return null;
+          throw new CliError(`${(error as Error).message}; or give an API key (--key or PROOF_REGISTRY_API_KEY) with its wallet`);
+        });
   const wallet = walletGiven || session?.wallet;
   if (!wallet) throw new CliError("--wallet is required (or set PROOF_REGISTRY_WALLET, or sign in with proof-registry login): the key's wallet address");
   const url = values.url || env['PROOF_REGISTRY_URL'] ? serviceUrl(values.url, env) : (session?.url ?? serviceUrl(undefined, env));
@@ -143,7 +180,8 @@ async function tail(o: Tail, io: CliIo, deps: TailDeps): Promise<number> {
       });
       if (ended.stop) return EXIT_OK;
       // A service that cannot be reached at all is more likely a wrong --url than an outage.
-      if (attempt === 0 && ended.unreached !== undefined) throw new CliError(`cannot reach the service at ${o.url} (${ended.unreached}); is it running? (--url or PROOF_REGISTRY_URL)`);
+      if (attempt === 0 && ended.unreached !== undefined)
+        throw new CliError(`cannot reach the service at ${o.url} (${ended.unreached}); is it running? (--url or PROOF_REGISTRY_URL)`);
       failures++;
       const base = Math.min(MAX_WAIT_MS, Math.max(sse.retryMs ?? DEFAULT_RETRY_MS, ended.waitMs ?? 0) * 2 ** Math.min(failures - 1, 10));
       // Up to half again as long, never less: a Retry-After is a floor.
@@ -166,11 +204,18 @@ async function connect(o: Tail, resume: string, stopped: AbortSignal, idleMs: nu
   let [idle, opened] = [false, false];
   let timer = setTimeout(() => ((idle = true), cut()), idleMs);
   try {
-    const headers = { accept: 'text/event-stream', 'cache-control': 'no-store', authorization: `Bearer ${o.token}`, 'x-wallet-address': o.wallet, ...(resume !== '' && { 'last-event-id': resume }) };
+    const headers = {
+      accept: 'text/event-stream',
+      'cache-control': 'no-store',
+      authorization: `Bearer ${o.token}`,
+      'x-wallet-address': o.wallet,
+      ...(resume !== '' && { 'last-event-id': resume }),
+    };
     const res = await fetch(o.stream, { headers, signal: connection.signal });
     if (res.status !== 200) return await refused(res);
     const type = res.headers.get('content-type') ?? 'no content type';
-    if (!type.startsWith('text/event-stream')) throw new CliError(`GET /v1/events/stream answered ${type}, not an event stream: is ${o.url} a Proof Registry?`, EXIT_INVALID);
+    if (!type.startsWith('text/event-stream'))
+      throw new CliError(`GET /v1/events/stream answered ${type}, not an event stream: is ${o.url} a Proof Registry?`, EXIT_INVALID);
     opened = true;
     on.opened();
     const [reader, decoder] = [res.body!.getReader(), new TextDecoder()];
@@ -201,8 +246,12 @@ async function refused(res: Response): Promise<Ended> {
   const body = (await res.json().catch(() => ({}))) as { detail?: unknown; code?: unknown };
   const detail = typeof body.detail === 'string' ? body.detail : res.statusText;
   const retryAfterMs = Math.max(0, Number(res.headers.get('retry-after')) * 1000 || 0);
-  if (res.status >= 500 || res.status === 429 || res.status === 408) return { stop: false, reason: `the service answered ${res.status} ${detail}`, waitMs: retryAfterMs };
-  const signIn = res.status === 401 && ['expired_token', 'invalid_token', 'revoked_token'].includes(String(body.code)) ? '; sign in again: proof-registry login --keypair <wallet.json>' : '';
+  if (res.status >= 500 || res.status === 429 || res.status === 408)
+    return { stop: false, reason: `the service answered ${res.status} ${detail}`, waitMs: retryAfterMs };
+  const signIn =
+    res.status === 401 && ['expired_token', 'invalid_token', 'revoked_token'].includes(String(body.code))
+      ? '; sign in again: proof-registry login --keypair <wallet.json>'
+      : '';
   throw new CliError(`GET /v1/events/stream: ${res.status} ${detail}${signIn}`, EXIT_INVALID);
 }
 
@@ -230,7 +279,10 @@ const word = (value: unknown): string => {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return /^[^\s"\\\p{Cc}\p{Cf}\p{Cs}\p{Z}]+$/u.test(text) ? text : clean(JSON.stringify(text));
 };
-const pairs = (fields: Record<string, unknown>): string => Object.entries(fields).flatMap(([k, v]) => (v === null || v === undefined ? [] : [`${k}=${word(v)}`])).join(' ');
+const pairs = (fields: Record<string, unknown>): string =>
+  Object.entries(fields)
+    .flatMap(([k, v]) => (v === null || v === undefined ? [] : [`${k}=${word(v)}`]))
+    .join(' ');
 /** A proof id shortened, as the service's messages shorten it; --json has it whole. */
 const short = (id: unknown): string => (typeof id === 'string' && /^[0-9a-f]{64}$/.test(id) ? `${id.slice(0, 4)}…${id.slice(-5)}` : word(id));
 
@@ -263,9 +315,25 @@ export type SseMessage = { readonly id: string; readonly type: string; readonly 
  * Where a parse stands between chunks, as the HTML standard's EventSource keeps it: the text after the last line ending, whether
  * that was a CR (an LF opening the next chunk belongs to it), the event being read, and the last id dispatched (for Last-Event-ID).
  */
-export type SseState = { readonly partial: string; readonly afterCr: boolean; readonly data: string; readonly type: string; readonly idBuffer: string; readonly lastEventId: string; readonly retryMs: number | null };
+export type SseState = {
+  readonly partial: string;
+  readonly afterCr: boolean;
+  readonly data: string;
+  readonly type: string;
+  readonly idBuffer: string;
+  readonly lastEventId: string;
+  readonly retryMs: number | null;
+};
 
-export const sseStart = (lastEventId = '', retryMs: number | null = null): SseState => ({ partial: '', afterCr: false, data: '', type: '', idBuffer: lastEventId, lastEventId, retryMs });
+export const sseStart = (lastEventId = '', retryMs: number | null = null): SseState => ({
+  partial: '',
+  afterCr: false,
+  data: '',
+  type: '',
+  idBuffer: lastEventId,
+  lastEventId,
+  retryMs,
+});
 
 /**
  * Feeds decoded text to the parser: lines end with CRLF, LF or CR; `:` starts a comment; a

@@ -19,8 +19,13 @@ export async function writeKeyFile(path: string, cwd: string, key: KeyFile): Pro
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
-      const isDirectory = await stat(target).then((s) => s.isDirectory(), () => false);
-      throw new CliError(isDirectory ? `${path} is a directory; --out takes the key file's own name` : `${path} already exists; refusing to overwrite a key file`);
+      const isDirectory = await stat(target).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+      throw new CliError(
+        isDirectory ? `${path} is a directory; --out takes the key file's own name` : `${path} already exists; refusing to overwrite a key file`,
+      );
     }
     if (code === 'ENOENT') throw new CliError(`${path}: no such directory: ${dirname(path) || '.'}`);
     throw new CliError(`${path}: ${describeFsError(error)}`);
@@ -40,4 +45,3 @@ export async function readKeyFile(path: string, cwd: string, signer: Signer): Pr
     throw error instanceof KeyFileError ? new CliError(error.message) : error;
   }
 }
-

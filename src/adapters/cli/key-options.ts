@@ -45,7 +45,14 @@ export interface KeyItem extends KeyState {
 }
 
 /** Repeated flags and comma lists alike, blanks dropped, each once, in the order given. */
-const listOf = (values: readonly string[]): string[] => [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
+const listOf = (values: readonly string[]): string[] => [
+  ...new Set(
+    values
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== ''),
+  ),
+];
 
 const UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -75,7 +82,9 @@ export function grantBody(o: GrantOptions, nowMs: number): GrantBody {
     if (scopes.length === 0) throw new CliError(`--scope needs at least one scope; the scopes are ${SCOPES.join(', ')}`);
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length > 0) {
-      throw new CliError(`unknown scope ${unknown.map((s) => JSON.stringify(s)).join(', ')}; the scopes are ${SCOPES.join(', ')} (presets: ${PRESET_NAMES.join(', ')})`);
+      throw new CliError(
+        `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(', ')}; the scopes are ${SCOPES.join(', ')} (presets: ${PRESET_NAMES.join(', ')})`,
+      );
     }
     body.scopes = scopes;
   }
@@ -131,5 +140,14 @@ export function keyTable(items: readonly KeyItem[]): string {
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -51,7 +51,14 @@ const OPTIONS = {
 } as const;
 
 /** Each subcommand and what follows it on the command line. */
-const ARGUMENTS = { create: ['<name>'], list: [], disable: ['<key_id>'], enable: ['<key_id>'], rename: ['<key_id>', '<new name>'], delete: ['<key_id>'] } as const;
+const ARGUMENTS = {
+  create: ['<name>'],
+  list: [],
+  disable: ['<key_id>'],
+  enable: ['<key_id>'],
+  rename: ['<key_id>', '<new name>'],
+  delete: ['<key_id>'],
+} as const;
 type Action = keyof typeof ARGUMENTS;
 const ACTIONS = Object.keys(ARGUMENTS) as Action[];
 const isAction = (text: string | undefined): text is Action => text !== undefined && Object.hasOwn(ARGUMENTS, text);
@@ -100,7 +107,12 @@ export function createKeysCommand(env: Env): Command {
           const items: KeyItem[] = [];
           let cursor: string | null = null;
           do {
-            const page: { body: { items: KeyItem[]; next_cursor: string | null } } = await callService(s.url, 'GET', `/v1/keys?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, as);
+            const page: { body: { items: KeyItem[]; next_cursor: string | null } } = await callService(
+              s.url,
+              'GET',
+              `/v1/keys?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+              as,
+            );
             items.push(...page.body.items);
             cursor = page.body.next_cursor;
           } while (cursor);

@@ -30,7 +30,11 @@ export function createLedgerCommand(env: Env): Command {
     summary: 'set, get or list access-token balances of the local ledger',
     usage: USAGE,
     async run(args: readonly string[], io: CliIo): Promise<number> {
-      const { values, positionals, help } = parseCommandArgs(args, { mint: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 3, name: 'subcommand (set, get or list)' });
+      const { values, positionals, help } = parseCommandArgs(
+        args,
+        { mint: { type: 'string' }, json: { type: 'boolean' } },
+        { min: 1, max: 3, name: 'subcommand (set, get or list)' },
+      );
       if (help) {
         io.stdout.write(USAGE);
         return EXIT_OK;
@@ -45,12 +49,14 @@ export function createLedgerCommand(env: Env): Command {
         if (w === undefined || !isWalletAddress(w)) throw new CliError(`wallet must be a base58 Solana address (got ${JSON.stringify(w)})`);
         return w;
       };
-      if (action !== 'set' && action !== 'get' && action !== 'list') throw new CliError(`unknown ledger subcommand ${JSON.stringify(action)} (set, get or list)`);
+      if (action !== 'set' && action !== 'get' && action !== 'list')
+        throw new CliError(`unknown ledger subcommand ${JSON.stringify(action)} (set, get or list)`);
       if (action === 'set') expect(3);
       if (action === 'get') expect(2);
       if (action === 'list') expect(1);
       const amount = action === 'set' ? parseTokenAmount(amountText ?? '') : null;
-      if (action === 'set' && amount === null) throw new CliError(`amount must be a non-negative decimal such as 50000 or 12.5 (got ${JSON.stringify(amountText)})`);
+      if (action === 'set' && amount === null)
+        throw new CliError(`amount must be a non-negative decimal such as 50000 or 12.5 (got ${JSON.stringify(amountText)})`);
 
       const db = await openCommandDatabase(env, io);
       // Loaded here, not at start-up, so the other commands never load the database drivers.
@@ -69,7 +75,11 @@ export function createLedgerCommand(env: Env): Command {
           const owner = checkWallet(wallet);
           const entry = await ledger.get(owner, mint);
           const text = entry ? formatTokenAmount(entry.amount) : '0';
-          io.stdout.write(values.json ? JSON.stringify({ wallet: owner, mint, amount: text, updated_at: entry ? new Date(entry.updatedAtMs).toISOString() : null }) + '\n' : `${owner} ${text}\n`);
+          io.stdout.write(
+            values.json
+              ? JSON.stringify({ wallet: owner, mint, amount: text, updated_at: entry ? new Date(entry.updatedAtMs).toISOString() : null }) + '\n'
+              : `${owner} ${text}\n`,
+          );
         } else {
           const entries = await ledger.list(mint);
           const rows = entries.map((e) => ({ wallet: e.owner, mint, amount: formatTokenAmount(e.amount), updated_at: new Date(e.updatedAtMs).toISOString() }));

@@ -56,7 +56,11 @@ export const logCommand: Command = {
   summary: "fetch and verify a registry's transparency log; follow it as a monitor",
   usage: USAGE,
   async run(args: readonly string[], io: CliIo): Promise<number> {
-    const { values, positionals, help } = parseCommandArgs(args, OPTIONS, { min: 1, max: 2, name: 'log command (checkpoint, inclusion, consistency or monitor)' });
+    const { values, positionals, help } = parseCommandArgs(args, OPTIONS, {
+      min: 1,
+      max: 2,
+      name: 'log command (checkpoint, inclusion, consistency or monitor)',
+    });
     if (help) {
       io.stdout.write(USAGE);
       return EXIT_OK;
@@ -108,7 +112,10 @@ async function monitor(client: LogClient, values: { state?: string; vkey?: strin
   const stateFile = resolve(io.cwd, requireOption(values.state, 'state'));
   const intervalMs = values['interval-ms'] === undefined ? 5000 : Number(values['interval-ms']);
   if (!Number.isInteger(intervalMs) || intervalMs < 100) throw new CliError('--interval-ms must be a whole number of milliseconds, at least 100');
-  const saved = await readFile(stateFile, 'utf8').then((text) => JSON.parse(text) as MonitorState, () => null);
+  const saved = await readFile(stateFile, 'utf8').then(
+    (text) => JSON.parse(text) as MonitorState,
+    () => null,
+  );
   const vkey = saved?.vkey ?? values.vkey ?? (await client.vkey());
   if (values.vkey !== undefined && saved && saved.vkey !== values.vkey) throw new CliError(`${values.state} follows the log of another key (${saved.vkey})`);
   let last = saved ? open(saved.checkpoint, vkey, `${values.state}`) : null;
@@ -192,7 +199,8 @@ class LogClient {
   async proveExtends(older: Checkpoint, newer: Checkpoint): Promise<void> {
     if (newer.size < older.size) throw new LogInvalid(`the log shrank: it published size ${older.size}, now ${newer.size}`);
     if (newer.size === older.size) {
-      if (bytesToHex(newer.rootHash) !== bytesToHex(older.rootHash)) throw new LogInvalid(`the log forked: size ${older.size} had root ${bytesToHex(older.rootHash)}, now ${bytesToHex(newer.rootHash)}`);
+      if (bytesToHex(newer.rootHash) !== bytesToHex(older.rootHash))
+        throw new LogInvalid(`the log forked: size ${older.size} had root ${bytesToHex(older.rootHash)}, now ${bytesToHex(newer.rootHash)}`);
       return;
     }
     if (older.size === 0) return; // every tree extends the empty one
@@ -201,7 +209,9 @@ class LogClient {
     if (!hashes || hashes.some((h) => h === null || h.length !== 32)) throw new LogInvalid('the consistency answer is malformed');
     const verified = verifier.verifyConsistency({ first: older.size, second: newer.size, hashes: hashes as Uint8Array[] }, older.rootHash, newer.rootHash);
     if (E.isLeft(verified)) {
-      throw new LogInvalid(`the log is inconsistent: the tree of ${newer.size} does not extend the tree of ${older.size} it published (${describeLogProofFailure(verified.left)})`);
+      throw new LogInvalid(
+        `the log is inconsistent: the tree of ${newer.size} does not extend the tree of ${older.size} it published (${describeLogProofFailure(verified.left)})`,
+      );
     }
   }
 }

@@ -23,7 +23,11 @@ export function createLoginCommand(env: Env): Command {
     summary: 'sign in to a running service with a wallet keypair (for keys)',
     usage: USAGE,
     async run(args: readonly string[], io: CliIo): Promise<number> {
-      const { values, help } = parseCommandArgs(args, { keypair: { type: 'string' }, url: { type: 'string' }, session: { type: 'string' }, 'print-token': { type: 'boolean' } }, { min: 0, max: 0 });
+      const { values, help } = parseCommandArgs(
+        args,
+        { keypair: { type: 'string' }, url: { type: 'string' }, session: { type: 'string' }, 'print-token': { type: 'boolean' } },
+        { min: 0, max: 0 },
+      );
       if (help) {
         io.stdout.write(USAGE);
         return EXIT_OK;

@@ -44,7 +44,8 @@ export async function loadSession(file: string): Promise<ServiceSession> {
     throw new CliError(`not signed in (${file}: ${describeFsError(error)}); run: proof-registry login --keypair <wallet.json>`);
   }
   const s = parseJson(text, file) as Partial<ServiceSession>;
-  if (typeof s.url !== 'string' || typeof s.wallet !== 'string' || typeof s.access_token !== 'string') throw new CliError(`${file}: not a session written by proof-registry login`);
+  if (typeof s.url !== 'string' || typeof s.wallet !== 'string' || typeof s.access_token !== 'string')
+    throw new CliError(`${file}: not a session written by proof-registry login`);
   if (typeof s.expires_at === 'string' && Date.parse(s.expires_at) <= Date.now()) {
     throw new CliError(`the session in ${file} expired at ${s.expires_at}; sign in again: proof-registry login --keypair <wallet.json>`);
   }
@@ -70,7 +71,12 @@ export async function readSolanaKeypair(file: string, cwd: string): Promise<{ wa
 }
 
 /** The service's JSON answer, or a one-line error naming its status and detail. */
-export async function callService<T>(url: string, method: string, route: string, o: { token?: string; wallet?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function callService<T>(
+  url: string,
+  method: string,
+  route: string,
+  o: { token?: string; wallet?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   let res: Response;
   try {
     res = await fetch(url + route, {
@@ -83,13 +89,18 @@ export async function callService<T>(url: string, method: string, route: string,
       ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
     });
   } catch (error) {
-    throw new CliError(`cannot reach the service at ${url} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); is it running? (--url or PROOF_REGISTRY_URL)`);
+    throw new CliError(
+      `cannot reach the service at ${url} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); is it running? (--url or PROOF_REGISTRY_URL)`,
+    );
   }
   if (res.status === 204) return { status: 204, body: undefined as T };
   const body = (await res.json().catch(() => ({}))) as T & { detail?: string; code?: string };
   if (!res.ok) {
     const retry = res.headers.get('retry-after');
-    const expired = res.status === 401 && ['expired_token', 'invalid_token', 'revoked_token'].includes(body.code ?? '') ? '; sign in again: proof-registry login --keypair <wallet.json>' : '';
+    const expired =
+      res.status === 401 && ['expired_token', 'invalid_token', 'revoked_token'].includes(body.code ?? '')
+        ? '; sign in again: proof-registry login --keypair <wallet.json>'
+        : '';
     throw new CliError(`${method} ${route}: ${res.status} ${body.detail ?? res.statusText}${retry ? ` (retry in ${retry} s)` : ''}${expired}`);
   }
   return { status: res.status, body };

@@ -65,10 +65,7 @@ export const signCommand: Command = {
 
     let envelope: ProofEnvelope;
     try {
-      envelope = protocol.create(
-        { taskId, robotId: values.robot, runId: values.run, events, meta, createdAt },
-        key.seed,
-      );
+      envelope = protocol.create({ taskId, robotId: values.robot, runId: values.run, events, meta, createdAt }, key.seed);
     } catch (error) {
       // Only a lone surrogate (a "\ud800" escape) gets here: it has no canonical UTF-8 form.
       throw new CliError(`cannot sign: ${error instanceof Error ? error.message : String(error)}`);

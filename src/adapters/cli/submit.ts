@@ -45,8 +45,16 @@ export function createSubmitCommand(env: Env): Command {
       const value = parseJson(source.text, source.name);
       const envelope = isPlainObject(value) && Object.keys(value).length === 1 && 'envelope' in value ? value['envelope'] : value;
       try {
-        const { body } = await callService<{ proof_id: string; duplicate: boolean; received_at: string }>(url, 'POST', '/v1/proofs', { token: key, wallet, body: { envelope } });
-        io.stdout.write(values.json ? JSON.stringify(body) + '\n' : `${body.duplicate ? 'Already stored' : 'Stored'}: proof ${body.proof_id} (received ${body.received_at}).\n`);
+        const { body } = await callService<{ proof_id: string; duplicate: boolean; received_at: string }>(url, 'POST', '/v1/proofs', {
+          token: key,
+          wallet,
+          body: { envelope },
+        });
+        io.stdout.write(
+          values.json
+            ? JSON.stringify(body) + '\n'
+            : `${body.duplicate ? 'Already stored' : 'Stored'}: proof ${body.proof_id} (received ${body.received_at}).\n`,
+        );
         return EXIT_OK;
       } catch (error) {
         // A proof the service refuses is the envelope's problem, not the command's: exit 1, as verify.

@@ -7,17 +7,7 @@ import { NodeSha256 } from '../crypto/node-sha256.js';
 import { describeAnswerFailure } from './log.js';
 import { createProofProtocol } from '../crypto/proof-protocol-factory.js';
 import { receivedText } from '../../application/proofs/received-envelope.js';
-import {
-  CliError,
-  EXIT_INVALID,
-  EXIT_OK,
-  isPlainObject,
-  parseCommandArgs,
-  parseJson,
-  readSource,
-  type CliIo,
-  type Command,
-} from './command.js';
+import { CliError, EXIT_INVALID, EXIT_OK, isPlainObject, parseCommandArgs, parseJson, readSource, type CliIo, type Command } from './command.js';
 
 const USAGE = `Usage: proof-registry verify [--json] [--ed25519 sodium|node|tweetnacl] [--inclusion F --vkey V] <envelope.json|->
 

@@ -82,7 +82,11 @@ function fromOptions(values: { id?: string; timestamp?: string; signature?: stri
   if (values.id === undefined && values.timestamp === undefined && values.signature === undefined) {
     throw new CliError('give --id, --timestamp and --signature, or --headers <file> (see --help)');
   }
-  return { id: requireOption(values.id, 'id'), timestamp: requireOption(values.timestamp, 'timestamp'), signature: requireOption(values.signature, 'signature') };
+  return {
+    id: requireOption(values.id, 'id'),
+    timestamp: requireOption(values.timestamp, 'timestamp'),
+    signature: requireOption(values.signature, 'signature'),
+  };
 }
 
 async function fromHeaderFile(values: { headers?: string; id?: string; timestamp?: string; signature?: string }, io: CliIo): Promise<SignedHeaders> {
@@ -127,7 +131,8 @@ function signedAt(timestampS: number): string {
 
 function wholeSeconds(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[0-9]{1,13}$/.test(value) || Number(value) > MAX_EPOCH_S) throw new CliError(`--${name} must be a whole number of seconds (got ${JSON.stringify(value)})`);
+  if (!/^[0-9]{1,13}$/.test(value) || Number(value) > MAX_EPOCH_S)
+    throw new CliError(`--${name} must be a whole number of seconds (got ${JSON.stringify(value)})`);
   return Number(value);
 }
 

@@ -43,8 +43,7 @@ export function prepareSafely(protocol: ProofProtocol, raw: unknown, received?: 
  * the first failure. A submission needs no more.
  */
 export type CheckOutcome =
-  | { readonly ok: true; readonly proofId: string; readonly createdAtMs: number }
-  | { readonly ok: false; readonly failure: ProofFailure };
+  { readonly ok: true; readonly proofId: string; readonly createdAtMs: number } | { readonly ok: false; readonly failure: ProofFailure };
 
 /** Checks one submission into its CheckOutcome; a check that throws is the envelope's failure, not the caller's. */
 export function checkSafely(protocol: ProofProtocol, raw: unknown, received?: ReceivedEnvelope): CheckOutcome {
@@ -54,9 +53,7 @@ export function checkSafely(protocol: ProofProtocol, raw: unknown, received?: Re
   } catch (error) {
     result = E.left(unreadable(error));
   }
-  return E.isRight(result)
-    ? { ok: true, proofId: result.right.proofId, createdAtMs: result.right.createdAtMs }
-    : { ok: false, failure: result.left };
+  return E.isRight(result) ? { ok: true, proofId: result.right.proofId, createdAtMs: result.right.createdAtMs } : { ok: false, failure: result.left };
 }
 
 /**

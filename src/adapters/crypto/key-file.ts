@@ -45,9 +45,7 @@ export function parseKeyFile(text: string, path: string, signer: Signer): Device
   const secret = decodeField(json, 'private_key_b64', what);
   if (secret === null) throw new KeyFileError(`${what}: missing "private_key_b64"`);
   if (secret.length !== 32 && secret.length !== 64) {
-    throw new KeyFileError(
-      `${what}: "private_key_b64" must decode to 32 bytes (seed) or 64 bytes (seed and public key), got ${secret.length}`,
-    );
+    throw new KeyFileError(`${what}: "private_key_b64" must decode to 32 bytes (seed) or 64 bytes (seed and public key), got ${secret.length}`);
   }
   const seed = secret.slice(0, 32);
   const publicKey = signer.publicKey(seed);

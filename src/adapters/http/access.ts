@@ -48,6 +48,11 @@ export async function limit(ctx: Context, options: Pick<HttpAccess, 'rateLimiter
     'RateLimit-Reset': String(decision.resetS),
   });
   if (!decision.allowed) {
-    throw new HttpError(429, `rate limit exceeded: ${decision.limit} requests per window; retry in ${decision.resetS} s`, { code: 'rate_limited' }, { 'Retry-After': String(decision.resetS) });
+    throw new HttpError(
+      429,
+      `rate limit exceeded: ${decision.limit} requests per window; retry in ${decision.resetS} s`,
+      { code: 'rate_limited' },
+      { 'Retry-After': String(decision.resetS) },
+    );
   }
 }

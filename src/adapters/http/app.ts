@@ -35,7 +35,6 @@ export interface HttpAppOptions {
   readonly trustProxyHops?: number;
 }
 
-
 /** Builds the Koa application from route specs. Knows HTTP, not the domain. */
 export function createHttpApp(options: HttpAppOptions): Koa {
   const hops = options.trustProxyHops ?? 0;
@@ -153,7 +152,8 @@ function heavyRead(slots: Slots): Koa.Middleware {
       await next();
       const body: unknown = ctx.body;
       // Koa would serialize it after the slot is released: it is done here, as Koa would.
-      if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function') ctx.body = JSON.stringify(body);
+      if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function')
+        ctx.body = JSON.stringify(body);
     } finally {
       release();
     }

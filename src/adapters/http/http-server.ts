@@ -167,11 +167,14 @@ export async function listen(
                 for (const [socket, bytes] of seen) if (still.get(socket) === bytes) socket.destroy();
               });
             });
-          const drain = timers.setTimeout(() => {
-            round();
-            // Connections that finish a request later and then sit idle are closed as they do.
-            idle = timers.setInterval(round, 100);
-          }, Math.min(IDLE_DRAIN_MS, graceMs));
+          const drain = timers.setTimeout(
+            () => {
+              round();
+              // Connections that finish a request later and then sit idle are closed as they do.
+              idle = timers.setInterval(round, 100);
+            },
+            Math.min(IDLE_DRAIN_MS, graceMs),
+          );
           let idle: unknown;
           // Stop accepting now. net.Server's close, not http.Server's: since Node 19 the latter
           // also closes every idle keep-alive connection at once, requests on their way included.

@@ -69,7 +69,9 @@ export class JsonBodyReader {
       // Every value counted starts at a byte of its own, so a body of at most maxValues bytes
       // (an ordinary request's limit is about that) cannot hold more: it is not counted.
       if (bytes.length > this.bounds.maxValues && countValues(bytes, this.bounds.maxValues) > this.bounds.maxValues) {
-        throw new HttpError(413, `request body holds too many JSON values (more than ${this.bounds.maxValues} objects, arrays, strings and numbers)`, { code: 'body_too_large' });
+        throw new HttpError(413, `request body holds too many JSON values (more than ${this.bounds.maxValues} objects, arrays, strings and numbers)`, {
+          code: 'body_too_large',
+        });
       }
       // A leading byte order mark is not part of the JSON text (RFC 8259 lets a parser ignore it).
       let text = bytes.toString('utf8');
@@ -134,7 +136,8 @@ export function countValues(bytes: Uint8Array, max: number): number {
 
 const tooLarge = (limit: number) => new HttpError(413, `request body is too large (limit ${limit} bytes)`, { code: 'body_too_large' });
 
-const notInflatable = () => new HttpError(400, 'malformed JSON body: the compressed body could not be inflated (see Content-Encoding)', { code: 'malformed_json' });
+const notInflatable = () =>
+  new HttpError(400, 'malformed JSON body: the compressed body could not be inflated (see Content-Encoding)', { code: 'malformed_json' });
 
 type Inflater = () => Transform;
 /** Content-Encoding values that are inflated, and how (null: not compressed). */

@@ -1,4 +1,12 @@
-import type { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryAttempt, DeliveryPage, DeliveryQueue, DeliveryState } from '../../application/ports/delivery-queue.js';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryPage,
+  DeliveryQueue,
+  DeliveryState,
+} from '../../application/ports/delivery-queue.js';
 import type { StoredEvent } from '../../domain/events/event.js';
 import type { MemoryEventLog } from './memory-event-log.js';
 import type { MemoryWebhookStore } from './memory-webhook-store.js';
@@ -34,7 +42,11 @@ export class MemoryDeliveryQueue implements DeliveryQueue {
     return this.cursors.get(name) ?? 0;
   }
 
-  async enqueue(deliveries: readonly { endpointId: string; event: StoredEvent }[], cursor: { name: string; from: number; to: number }, nowMs: number): Promise<boolean> {
+  async enqueue(
+    deliveries: readonly { endpointId: string; event: StoredEvent }[],
+    cursor: { name: string; from: number; to: number },
+    nowMs: number,
+  ): Promise<boolean> {
     if ((this.cursors.get(cursor.name) ?? 0) !== cursor.from) return false;
     this.cursors.set(cursor.name, cursor.to);
     const present = new Set([...this.entries.values()].map((e) => `${e.delivery.endpointId} ${e.delivery.eventId}`));
@@ -44,7 +56,19 @@ export class MemoryDeliveryQueue implements DeliveryQueue {
       present.add(key);
       const deliveryId = this.nextId++;
       this.entries.set(deliveryId, {
-        delivery: { deliveryId, endpointId, eventId: event.id, eventType: event.type, state: 'pending', attempts: 0, nextAttemptAtMs: nowMs, lastStatusCode: null, lastError: null, lastAttemptAtMs: null, createdAtMs: nowMs },
+        delivery: {
+          deliveryId,
+          endpointId,
+          eventId: event.id,
+          eventType: event.type,
+          state: 'pending',
+          attempts: 0,
+          nextAttemptAtMs: nowMs,
+          lastStatusCode: null,
+          lastError: null,
+          lastAttemptAtMs: null,
+          createdAtMs: nowMs,
+        },
         lockedUntilMs: null,
         manual: false,
         attempts: [],
@@ -56,10 +80,17 @@ export class MemoryDeliveryQueue implements DeliveryQueue {
   async claim(nowMs: number, lockMs: number, limit: number, perEndpoint: number): Promise<readonly ClaimedDelivery[]> {
     const busy = new Map<string, number>();
     for (const e of this.entries.values()) {
-      if (e.delivery.state === 'pending' && e.lockedUntilMs !== null && e.lockedUntilMs >= nowMs) busy.set(e.delivery.endpointId, (busy.get(e.delivery.endpointId) ?? 0) + 1);
+      if (e.delivery.state === 'pending' && e.lockedUntilMs !== null && e.lockedUntilMs >= nowMs)
+        busy.set(e.delivery.endpointId, (busy.get(e.delivery.endpointId) ?? 0) + 1);
     }
     const due = [...this.entries.values()]
-      .filter((e) => e.delivery.state === 'pending' && e.delivery.nextAttemptAtMs !== null && e.delivery.nextAttemptAtMs <= nowMs && (e.lockedUntilMs === null || e.lockedUntilMs < nowMs))
+      .filter(
+        (e) =>
+          e.delivery.state === 'pending' &&
+          e.delivery.nextAttemptAtMs !== null &&
+          e.delivery.nextAttemptAtMs <= nowMs &&
+          (e.lockedUntilMs === null || e.lockedUntilMs < nowMs),
+      )
       .filter((e) => this.endpoints.find(e.delivery.endpointId)?.enabled === true)
       .sort((a, b) => a.delivery.nextAttemptAtMs! - b.delivery.nextAttemptAtMs! || a.delivery.deliveryId - b.delivery.deliveryId);
     const claimed: Entry[] = [];
@@ -72,7 +103,12 @@ export class MemoryDeliveryQueue implements DeliveryQueue {
       claimed.push(e);
     }
     const events = new Map((await this.events.byIds(claimed.map((e) => e.delivery.eventId))).map((ev) => [ev.id, ev]));
-    return claimed.map((e) => ({ delivery: { ...e.delivery }, endpoint: this.endpoints.find(e.delivery.endpointId)!, event: events.get(e.delivery.eventId) ?? null, manual: e.manual }));
+    return claimed.map((e) => ({
+      delivery: { ...e.delivery },
+      endpoint: this.endpoints.find(e.delivery.endpointId)!,
+      event: events.get(e.delivery.eventId) ?? null,
+      manual: e.manual,
+    }));
   }
 
   async record(outcomes: readonly AttemptOutcome[]): Promise<void> {
@@ -97,7 +133,11 @@ export class MemoryDeliveryQueue implements DeliveryQueue {
     for (const o of [...outcomes].sort((a, b) => a.attempt.atMs - b.attempt.atMs)) this.endpoints.noteAttempt(o.endpointId, o.succeeded, o.attempt.atMs);
   }
 
-  async list(wallet: string, endpointId: string, query: { readonly before?: number; readonly limit: number; readonly state?: DeliveryState }): Promise<DeliveryPage | null> {
+  async list(
+    wallet: string,
+    endpointId: string,
+    query: { readonly before?: number; readonly limit: number; readonly state?: DeliveryState },
+  ): Promise<DeliveryPage | null> {
     if (!this.owns(wallet, endpointId)) return null;
     const { before, state } = query;
     const matching = [...this.entries.values()]

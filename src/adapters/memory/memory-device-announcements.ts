@@ -11,7 +11,13 @@ export class MemoryDeviceAnnouncements implements DeviceAnnouncements {
   async stale(cutoffs: ActivityCutoffs, limit: number, after?: { wallet: string; deviceId: string }): Promise<readonly AnnouncedDevice[]> {
     return this.fleet
       .allDevices()
-      .map((d): AnnouncedDevice => ({ wallet: d.wallet, deviceId: d.deviceId, announced: this.fleet.announced.get(key(d.wallet, d.deviceId)) ?? null, lastSeenMs: d.lastSeenMs, health: d.lastHealth?.status ?? 'none' }))
+      .map((d): AnnouncedDevice => ({
+        wallet: d.wallet,
+        deviceId: d.deviceId,
+        announced: this.fleet.announced.get(key(d.wallet, d.deviceId)) ?? null,
+        lastSeenMs: d.lastSeenMs,
+        health: d.lastHealth?.status ?? 'none',
+      }))
       .filter(
         (d) =>
           d.announced === null ||

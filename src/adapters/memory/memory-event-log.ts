@@ -18,7 +18,8 @@ export class MemoryEventLog implements EventLog {
 
   /** Synchronous append, for the memory stores that announce their own changes. */
   appendNow(events: readonly NewEvent[]): void {
-    for (const e of events) this.events.push({ ...e, logIndex: e.logIndex ?? null, target: e.target ?? null, data: structuredClone(e.data), id: this.nextId++ });
+    for (const e of events)
+      this.events.push({ ...e, logIndex: e.logIndex ?? null, target: e.target ?? null, data: structuredClone(e.data), id: this.nextId++ });
   }
 
   async walletEvents(wallet: string, afterId: number, query: WalletEventQuery): Promise<EventPage> {
@@ -36,7 +37,10 @@ export class MemoryEventLog implements EventLog {
   }
 
   async allEvents(afterId: number, limit: number): Promise<readonly StoredEvent[]> {
-    return this.events.filter((e) => e.id > afterId).slice(0, limit).map(copy);
+    return this.events
+      .filter((e) => e.id > afterId)
+      .slice(0, limit)
+      .map(copy);
   }
 
   async byIds(ids: readonly number[]): Promise<readonly StoredEvent[]> {
@@ -61,7 +65,7 @@ export class MemoryEventLog implements EventLog {
 
   async prune(beforeMs: number, max: number): Promise<number> {
     let removed = 0;
-    for (let i = 0; i < this.events.length && removed < max; ) {
+    for (let i = 0; i < this.events.length && removed < max;) {
       if (this.events[i]!.atMs < beforeMs) {
         this.events.splice(i, 1);
         removed++;

@@ -24,7 +24,14 @@ export class MemoryGroupStore implements GroupStore {
     const groups = this.fleet.walletGroups(wallet);
     if ([...groups.values()].some((g) => g.name === draft.name)) return E.left({ _tag: 'GroupNameTaken', name: draft.name });
     if (groups.size >= maxGroups) return E.left({ _tag: 'GroupLimitReached', limit: maxGroups });
-    const group: Group = { wallet, groupId: newGroupId(), name: draft.name, description: draft.description, createdAtMs: draft.createdAtMs, color: draft.color ?? null };
+    const group: Group = {
+      wallet,
+      groupId: newGroupId(),
+      name: draft.name,
+      description: draft.description,
+      createdAtMs: draft.createdAtMs,
+      color: draft.color ?? null,
+    };
     groups.set(group.groupId, group);
     return E.right({ ...group });
   }
@@ -58,7 +65,8 @@ export class MemoryGroupStore implements GroupStore {
     const groups = this.fleet.walletGroups(wallet);
     const group = groups.get(groupId);
     if (!group) return E.left({ _tag: 'GroupNotFound', groupId });
-    if (changes.name !== undefined && [...groups.values()].some((g) => g.groupId !== groupId && g.name === changes.name)) return E.left({ _tag: 'GroupNameTaken', name: changes.name });
+    if (changes.name !== undefined && [...groups.values()].some((g) => g.groupId !== groupId && g.name === changes.name))
+      return E.left({ _tag: 'GroupNameTaken', name: changes.name });
     const updated: Group = {
       ...group,
       ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -81,7 +89,12 @@ export class MemoryGroupStore implements GroupStore {
     return { unassigned };
   }
 
-  private change(wallet: string, groupId: string, ids: readonly string[], apply: (d: MutableDevice) => boolean): E.Either<GroupNotFound | UnknownDevices, GroupChange> {
+  private change(
+    wallet: string,
+    groupId: string,
+    ids: readonly string[],
+    apply: (d: MutableDevice) => boolean,
+  ): E.Either<GroupNotFound | UnknownDevices, GroupChange> {
     const group = this.fleet.walletGroups(wallet).get(groupId);
     if (!group) return E.left({ _tag: 'GroupNotFound', groupId });
     const devices = this.fleet.walletDevices(wallet);
@@ -93,7 +106,10 @@ export class MemoryGroupStore implements GroupStore {
   }
 
   private view(group: Group, withDeviceIds: boolean): GroupView {
-    const ids = [...this.fleet.walletDevices(group.wallet).values()].filter((d) => d.groupId === group.groupId).map((d) => d.deviceId).sort(byteOrder);
+    const ids = [...this.fleet.walletDevices(group.wallet).values()]
+      .filter((d) => d.groupId === group.groupId)
+      .map((d) => d.deviceId)
+      .sort(byteOrder);
     return { ...group, deviceCount: ids.length, deviceIds: withDeviceIds ? ids : null };
   }
 }

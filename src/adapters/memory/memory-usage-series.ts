@@ -1,5 +1,13 @@
 import type { ProofCursor, ProofStore } from '../../application/ports/proof-store.js';
-import type { HourRejections, KeyDayUsage, KeyEndpointDayUsage, KeyUsageHistory, ProofBucket, ProofRejectionLog, ProofSeriesReader } from '../../application/ports/usage-series.js';
+import type {
+  HourRejections,
+  KeyDayUsage,
+  KeyEndpointDayUsage,
+  KeyUsageHistory,
+  ProofBucket,
+  ProofRejectionLog,
+  ProofSeriesReader,
+} from '../../application/ports/usage-series.js';
 
 /** In-memory KeyUsageHistory; runs the same contract suite as the SQL one. */
 export class MemoryKeyUsageHistory implements KeyUsageHistory {

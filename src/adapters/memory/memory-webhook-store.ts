@@ -41,7 +41,10 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async list(wallet: string): Promise<readonly WebhookEndpoint[]> {
-    return [...this.endpoints.values()].filter((e) => e.wallet === wallet).sort(oldestFirst).map(copy);
+    return [...this.endpoints.values()]
+      .filter((e) => e.wallet === wallet)
+      .sort(oldestFirst)
+      .map(copy);
   }
 
   async get(wallet: string, endpointId: string): Promise<WebhookEndpoint | null> {
@@ -77,7 +80,10 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async enabledEndpoints(): Promise<readonly WebhookEndpoint[]> {
-    return [...this.endpoints.values()].filter((e) => e.enabled).sort(oldestFirst).map(copy);
+    return [...this.endpoints.values()]
+      .filter((e) => e.enabled)
+      .sort(oldestFirst)
+      .map(copy);
   }
 
   async disable(endpointId: string, reason: string, atMs: number): Promise<void> {

@@ -18,7 +18,10 @@ export interface ProofTimings {
 
 /** The protocol, with every verification timed into proof_verification_seconds. */
 export class MeasuredProofProtocol extends ProofProtocol {
-  constructor(base: ProofProtocol, private readonly metrics: ProofTimings) {
+  constructor(
+    base: ProofProtocol,
+    private readonly metrics: ProofTimings,
+  ) {
     super(base.blake3, base.verifier, base.signer, base.limits);
   }
 

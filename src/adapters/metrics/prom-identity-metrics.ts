@@ -37,7 +37,12 @@ export class PromIdentityMetrics implements IdentityMetrics, SolanaRpcObserver {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    this.rpcErrors = new Counter({ name: 'solana_rpc_errors_total', help: 'Failed Solana JSON-RPC calls by method and kind.', labelNames: ['method', 'kind'], registers });
+    this.rpcErrors = new Counter({
+      name: 'solana_rpc_errors_total',
+      help: 'Failed Solana JSON-RPC calls by method and kind.',
+      labelNames: ['method', 'kind'],
+      registers,
+    });
   }
 
   authFailure(reason: string): void {

@@ -66,7 +66,11 @@ export async function redisRateLimiter(redisUrl: string, limits: RateLimits, opt
   started = true;
   return {
     connected,
-    limiter: new FlexibleRateLimiter({ api: bucket('api', limits.perMinute), wallet: bucket('wallet', limits.walletPerMinute), sign_in: bucket('sign_in', limits.signInPerMinute) }),
+    limiter: new FlexibleRateLimiter({
+      api: bucket('api', limits.perMinute),
+      wallet: bucket('wallet', limits.walletPerMinute),
+      sign_in: bucket('sign_in', limits.signInPerMinute),
+    }),
     close: async () => {
       closing = true;
       await client.quit().catch(() => client.disconnect());

@@ -156,7 +156,9 @@ export async function copyDatabase(source: Database, target: Database, options: 
     for await (const rows of readAhead(pages(target.knex, table, shape, pageRows))) for (const row of rows) copy.add(shape.columns, row);
     const original = digests.get(table)!;
     if (!copy.equals(original)) {
-      throw new DatabaseCopyError(`${table}: the copy read back differs from the source (${copy.rows} rows against ${original.rows}); the target is not a faithful copy and must not be used`);
+      throw new DatabaseCopyError(
+        `${table}: the copy read back differs from the source (${copy.rows} rows against ${original.rows}); the target is not a faithful copy and must not be used`,
+      );
     }
   }
   return { tables: report };

@@ -17,10 +17,17 @@ const VALUES_PER_INSERT = 30_000;
 const SQLITE_ROWS_PER_INSERT = 500;
 
 /** The rows of `table` in key order, a page at a time, each page after the last one's key. */
-export async function* pages(knex: Knex | Knex.Transaction, table: string, shape: TableShape, pageRows: number): AsyncGenerator<Array<Record<string, unknown>>> {
+export async function* pages(
+  knex: Knex | Knex.Transaction,
+  table: string,
+  shape: TableShape,
+  pageRows: number,
+): AsyncGenerator<Array<Record<string, unknown>>> {
   let after: unknown[] | undefined;
   for (;;) {
-    const query = knex(table).select(shape.columns).orderBy(shape.key.map((column) => ({ column })));
+    const query = knex(table)
+      .select(shape.columns)
+      .orderBy(shape.key.map((column) => ({ column })));
     if (after !== undefined) {
       const keys = shape.key.map(() => '??').join(', ');
       query.whereRaw(`(${keys}) > (${after.map(() => '?').join(', ')})`, [...shape.key, ...after] as Knex.RawBinding[]);

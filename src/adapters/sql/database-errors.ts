@@ -44,6 +44,5 @@ function isPostgresError(err: unknown): boolean {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof severity === 'string';
 }
 
-
 /** The classification the HTTP edge takes (FailureClassifier). */
 export const databaseFailures = { unavailable: isUnavailable, fromDatabase: isDatabaseError } as const;

@@ -1,9 +1,7 @@
 import path from 'node:path';
 
 /** Where a DATABASE_URL points, once parsed. */
-export type DatabaseTarget =
-  | { readonly dialect: 'sqlite'; readonly filename: string }
-  | { readonly dialect: 'postgres'; readonly connectionString: string };
+export type DatabaseTarget = { readonly dialect: 'sqlite'; readonly filename: string } | { readonly dialect: 'postgres'; readonly connectionString: string };
 
 export const SQLITE_MEMORY = ':memory:';
 
@@ -24,7 +22,5 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     return { dialect: 'sqlite', filename: path.resolve(file) };
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1];
-  throw new Error(
-    `DATABASE_URL must start with sqlite: or postgres:// (got ${scheme ? `"${scheme}:"` : 'no scheme'})`,
-  );
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${scheme ? `"${scheme}:"` : 'no scheme'})`);
 }

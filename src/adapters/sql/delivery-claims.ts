@@ -116,7 +116,9 @@ export interface DialectSteps {
 export const CLAIM_STEPS: Record<Dialect, DialectSteps> = {
   postgres: {
     async claim(trx, args) {
-      const locked = (await trx.raw(PG_LOCK_DUE_ENDPOINTS, { now: args.now, perEndpoint: args.perEndpoint, limit: args.limit })) as { rows: Array<{ endpoint_id: string }> };
+      const locked = (await trx.raw(PG_LOCK_DUE_ENDPOINTS, { now: args.now, perEndpoint: args.perEndpoint, limit: args.limit })) as {
+        rows: Array<{ endpoint_id: string }>;
+      };
       if (locked.rows.length === 0) return [];
       const endpoints = locked.rows.map((r) => r.endpoint_id);
       return ((await trx.raw(PG_CLAIM, { ...args, endpoints })) as { rows: DeliveryRow[] }).rows;
@@ -129,7 +131,10 @@ export const CLAIM_STEPS: Record<Dialect, DialectSteps> = {
       // A write first, that changes nothing: the transaction takes the write lock now, waiting
       // its turn, instead of failing to upgrade from a read after the writer thread commits.
       await trx.raw('update webhook_deliveries set id = id where 0');
-      const due = (await trx.raw(SQLITE_DUE_ENDPOINTS, { now: args.now, perEndpoint: args.perEndpoint, limit: args.limit })) as Array<{ endpoint_id: string; busy: number }>;
+      const due = (await trx.raw(SQLITE_DUE_ENDPOINTS, { now: args.now, perEndpoint: args.perEndpoint, limit: args.limit })) as Array<{
+        endpoint_id: string;
+        busy: number;
+      }>;
       const claimed: DeliveryRow[] = [];
       for (const { endpoint_id: endpoint, busy } of due) {
         const room = Math.min(args.perEndpoint - Number(busy), args.limit - claimed.length);
@@ -141,4 +146,3 @@ export const CLAIM_STEPS: Record<Dialect, DialectSteps> = {
     keepEndpoints: (query) => query,
   },
 };
-

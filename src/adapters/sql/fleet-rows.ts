@@ -170,7 +170,8 @@ export function toReport(row: HealthRow): HealthReport {
     diskPercent: row.disk_percent ?? null,
     networkConnected: flag(row.network_connected),
     networkType: row.network_type ?? null,
-    customMetrics: row.custom_metrics === null || row.custom_metrics === undefined ? null : (JSON.parse(row.custom_metrics) as Record<string, CustomMetricValue>),
+    customMetrics:
+      row.custom_metrics === null || row.custom_metrics === undefined ? null : (JSON.parse(row.custom_metrics) as Record<string, CustomMetricValue>),
     receivedAtMs: int(row.received_at_ms, 'received_at_ms'),
     statusDerived: flag(row.status_derived) ?? false,
   };

@@ -65,7 +65,9 @@ export class GroupCommit {
         // A new row holds exactly the record it was made from (toRow), so the record is what a
         // later `get` returns; a duplicate answers with the copy stored first.
         const logIndex = outcome.logIndex === null ? {} : { logIndex: outcome.logIndex };
-        p.resolve(outcome.stored ? { stored: true, record: { ...p.record, ...logIndex } } : { stored: false, record: { ...toRecord(outcome.existing), ...logIndex } });
+        p.resolve(
+          outcome.stored ? { stored: true, record: { ...p.record, ...logIndex } } : { stored: false, record: { ...toRecord(outcome.existing), ...logIndex } },
+        );
       });
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import type { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryAttempt, DeliveryPage, DeliveryQueue, DeliveryState } from '../../application/ports/delivery-queue.js';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryPage,
+  DeliveryQueue,
+  DeliveryState,
+} from '../../application/ports/delivery-queue.js';
 import type { StoredEvent } from '../../domain/events/event.js';
 import type { Database } from './database.js';
 import { EVENT_COLUMNS, moveCursor, readCursor, toStoredEvent, type EventRow } from './event-rows.js';
@@ -87,21 +95,40 @@ export class KnexDeliveryQueue implements DeliveryQueue {
     return readCursor(this.knex, name);
   }
 
-  async enqueue(deliveries: readonly { endpointId: string; event: StoredEvent }[], cursor: { name: string; from: number; to: number }, nowMs: number): Promise<boolean> {
+  async enqueue(
+    deliveries: readonly { endpointId: string; event: StoredEvent }[],
+    cursor: { name: string; from: number; to: number },
+    nowMs: number,
+  ): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       if (!(await moveCursor(trx, cursor))) return false;
       // An endpoint deleted since the fan-out read it gets nothing; the others still do.
       const wanted = [...new Set(deliveries.map((d) => d.endpointId))];
       const existing = new Set<string>();
       for (let i = 0; i < wanted.length; i += ROWS_PER_INSERT) {
-        const query = trx('webhook_endpoints').select('endpoint_id').whereIn('endpoint_id', wanted.slice(i, i + ROWS_PER_INSERT));
+        const query = trx('webhook_endpoints')
+          .select('endpoint_id')
+          .whereIn('endpoint_id', wanted.slice(i, i + ROWS_PER_INSERT));
         for (const r of (await this.steps.keepEndpoints(query)) as Array<{ endpoint_id: string }>) existing.add(r.endpoint_id);
       }
       const rows = deliveries
         .filter((d) => existing.has(d.endpointId))
-        .map((d) => ({ endpoint_id: d.endpointId, event_id: d.event.id, event_type: d.event.type, state: 'pending', attempts: 0, next_attempt_at_ms: nowMs, locked_until_ms: null, manual: false, created_at_ms: nowMs }));
+        .map((d) => ({
+          endpoint_id: d.endpointId,
+          event_id: d.event.id,
+          event_type: d.event.type,
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at_ms: nowMs,
+          locked_until_ms: null,
+          manual: false,
+          created_at_ms: nowMs,
+        }));
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await trx('webhook_deliveries').insert(rows.slice(i, i + ROWS_PER_INSERT)).onConflict(['endpoint_id', 'event_id']).ignore();
+        await trx('webhook_deliveries')
+          .insert(rows.slice(i, i + ROWS_PER_INSERT))
+          .onConflict(['endpoint_id', 'event_id'])
+          .ignore();
       }
       return true;
     });
@@ -113,16 +140,25 @@ export class KnexDeliveryQueue implements DeliveryQueue {
       const rows = await this.steps.claim(trx, { now: nowMs, until: nowMs + lockMs, limit, perEndpoint });
       if (rows.length === 0) return [];
       const endpoints = new Map<string, EndpointRow>();
-      for (const r of await trx<EndpointRow>('webhook_endpoints').whereIn('endpoint_id', [...new Set(rows.map((d) => d.endpoint_id))])) endpoints.set(r.endpoint_id, r);
+      for (const r of await trx<EndpointRow>('webhook_endpoints').whereIn('endpoint_id', [...new Set(rows.map((d) => d.endpoint_id))]))
+        endpoints.set(r.endpoint_id, r);
       const events = new Map<number, StoredEvent>();
       const eventIds = [...new Set(rows.map((d) => Number(d.event_id)))];
       for (let i = 0; i < eventIds.length; i += ROWS_PER_INSERT) {
-        for (const r of await trx<EventRow>('events').select([...EVENT_COLUMNS]).whereIn('id', eventIds.slice(i, i + ROWS_PER_INSERT))) events.set(Number(r.id), toStoredEvent(r));
+        for (const r of await trx<EventRow>('events')
+          .select([...EVENT_COLUMNS])
+          .whereIn('id', eventIds.slice(i, i + ROWS_PER_INSERT)))
+          events.set(Number(r.id), toStoredEvent(r));
       }
       return rows
         .map(toClaimRow)
         .sort((a, b) => a.due - b.due || a.delivery.deliveryId - b.delivery.deliveryId)
-        .map(({ delivery, manual }) => ({ delivery, endpoint: toWebhookEndpoint(endpoints.get(delivery.endpointId)!), event: events.get(delivery.eventId) ?? null, manual }));
+        .map(({ delivery, manual }) => ({
+          delivery,
+          endpoint: toWebhookEndpoint(endpoints.get(delivery.endpointId)!),
+          event: events.get(delivery.eventId) ?? null,
+          manual,
+        }));
     });
   }
 
@@ -150,8 +186,17 @@ export class KnexDeliveryQueue implements DeliveryQueue {
         const ids = chunk.map((o) => o.deliveryId);
         // In id order, as a delete takes them; one UPDATE's own order is its plan's.
         if (this.postgres) await trx.raw(`select id from webhook_deliveries where id in (${ids.map(() => '?').join(', ')}) order by id for no key update`, ids);
-        const values = chunk.flatMap(({ deliveryId, state, nextAttemptAtMs, attempt: a }) => [deliveryId, a.attempt, state, nextAttemptAtMs, a.statusCode, a.error, a.atMs]);
-        const result = (await trx.raw(outcomesUpdateSql(chunk.length), [...values, false])) as Array<{ id: number | string }> | { rows: Array<{ id: number | string }> };
+        const values = chunk.flatMap(({ deliveryId, state, nextAttemptAtMs, attempt: a }) => [
+          deliveryId,
+          a.attempt,
+          state,
+          nextAttemptAtMs,
+          a.statusCode,
+          a.error,
+          a.atMs,
+        ]);
+        const result = (await trx.raw(outcomesUpdateSql(chunk.length), [...values, false])) as
+          Array<{ id: number | string }> | { rows: Array<{ id: number | string }> };
         for (const r of Array.isArray(result) ? result : result.rows) updated.add(Number(r.id));
       }
       // Deleted meanwhile (with its endpoint, or by age): nothing to log it under.
@@ -178,7 +223,11 @@ export class KnexDeliveryQueue implements DeliveryQueue {
     });
   }
 
-  async list(wallet: string, endpointId: string, query: { readonly before?: number; readonly limit: number; readonly state?: DeliveryState }): Promise<DeliveryPage | null> {
+  async list(
+    wallet: string,
+    endpointId: string,
+    query: { readonly before?: number; readonly limit: number; readonly state?: DeliveryState },
+  ): Promise<DeliveryPage | null> {
     if (!(await this.owns(wallet, endpointId))) return null;
     const q = this.knex<DeliveryRow>('webhook_deliveries').where('endpoint_id', endpointId);
     if (query.before !== undefined) q.andWhere('id', '<', query.before);
@@ -207,7 +256,11 @@ export class KnexDeliveryQueue implements DeliveryQueue {
   async prune(beforeMs: number, max: number): Promise<number> {
     if (max <= 0) return 0;
     // Their attempts go with them (ON DELETE CASCADE).
-    const doomed = this.knex('webhook_deliveries').select('id').where('created_at_ms', '<', beforeMs).orderBy([{ column: 'created_at_ms' }, { column: 'id' }]).limit(max);
+    const doomed = this.knex('webhook_deliveries')
+      .select('id')
+      .where('created_at_ms', '<', beforeMs)
+      .orderBy([{ column: 'created_at_ms' }, { column: 'id' }])
+      .limit(max);
     return this.knex('webhook_deliveries').whereIn('id', doomed).delete();
   }
 

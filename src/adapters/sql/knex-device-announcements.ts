@@ -30,9 +30,16 @@ export class KnexDeviceAnnouncements implements DeviceAnnouncements {
           .orWhere((o) => o.where('announced_status', 'online').andWhere('last_seen_ms', '<', cutoffs.recentSinceMs))
           .orWhere((o) => o.whereNot('announced_status', 'offline').andWhere('last_seen_ms', '<', cutoffs.silentBeforeMs)),
       );
-    if (after) q.andWhere((w) => w.where('wallet', '>', after.wallet).orWhere((o) => o.where('wallet', after.wallet).andWhere('device_id', '>', after.deviceId)));
+    if (after)
+      q.andWhere((w) => w.where('wallet', '>', after.wallet).orWhere((o) => o.where('wallet', after.wallet).andWhere('device_id', '>', after.deviceId)));
     const rows = await q.orderBy([{ column: 'wallet' }, { column: 'device_id' }]).limit(limit);
-    return rows.map((r) => ({ wallet: r.wallet, deviceId: r.device_id, announced: r.announced_status, lastSeenMs: Number(r.last_seen_ms), health: r.last_health_status ?? 'none' }));
+    return rows.map((r) => ({
+      wallet: r.wallet,
+      deviceId: r.device_id,
+      announced: r.announced_status,
+      lastSeenMs: Number(r.last_seen_ms),
+      health: r.last_health_status ?? 'none',
+    }));
   }
 
   async announce(device: AnnouncedDevice, to: DeviceStatus, event: NewEvent | null): Promise<boolean> {

@@ -24,7 +24,10 @@ export class KnexDeviceStore implements DeviceStore {
   }
 
   async listDevices(wallet: string, q: DeviceQuery): Promise<DevicePage> {
-    const query = this.knex<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where('wallet', wallet).whereNull('hidden_at_ms');
+    const query = this.knex<DeviceRow>('devices')
+      .select([...DEVICE_COLUMNS])
+      .where('wallet', wallet)
+      .whereNull('hidden_at_ms');
     if (q.groupId === null) query.whereNull('group_id');
     else if (q.groupId !== undefined) query.where('group_id', q.groupId);
     // A row-value comparison: one index range condition on (wallet, sort_order, device_id).
@@ -35,18 +38,26 @@ export class KnexDeviceStore implements DeviceStore {
       else query.where((any) => pairs.forEach((p) => any.orWhere((both) => (activityIs(both, p.activity, cutoffs), healthIs(both, p.health)))));
     }
     // devices_wallet_order (wallet, sort_order, device_id) serves the order and the cursor.
-    const rows = await query.orderBy('sort_order', 'asc').orderBy('device_id', 'asc').limit(q.limit + 1);
+    const rows = await query
+      .orderBy('sort_order', 'asc')
+      .orderBy('device_id', 'asc')
+      .limit(q.limit + 1);
     const items = rows.slice(0, q.limit).map(toDevice);
     return { items, next: rows.length > q.limit ? items[items.length - 1]!.deviceId : null };
   }
 
   async getDevice(wallet: string, deviceId: string): Promise<Device | null> {
-    const row = await this.knex<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where({ wallet, device_id: deviceId }).first();
+    const row = await this.knex<DeviceRow>('devices')
+      .select([...DEVICE_COLUMNS])
+      .where({ wallet, device_id: deviceId })
+      .first();
     return row ? toDevice(row) : null;
   }
 
   async renameDevice(wallet: string, deviceId: string, name: string): Promise<Device | null> {
-    const rows: DeviceRow[] = await this.knex('devices').where({ wallet, device_id: deviceId }).update({ name }, [...DEVICE_COLUMNS]);
+    const rows: DeviceRow[] = await this.knex('devices')
+      .where({ wallet, device_id: deviceId })
+      .update({ name }, [...DEVICE_COLUMNS]);
     return rows[0] ? toDevice(rows[0]) : null;
   }
 
@@ -57,7 +68,9 @@ export class KnexDeviceStore implements DeviceStore {
       ...(changes.deviceType !== undefined ? { device_type: changes.deviceType } : {}),
     };
     if (Object.keys(set).length === 0) return this.getDevice(wallet, deviceId);
-    const rows: DeviceRow[] = await this.knex('devices').where({ wallet, device_id: deviceId }).update(set, [...DEVICE_COLUMNS]);
+    const rows: DeviceRow[] = await this.knex('devices')
+      .where({ wallet, device_id: deviceId })
+      .update(set, [...DEVICE_COLUMNS]);
     return rows[0] ? toDevice(rows[0]) : null;
   }
 
@@ -81,7 +94,12 @@ export class KnexDeviceStore implements DeviceStore {
       const updated = await trx('devices')
         .where('wallet', wallet)
         .whereIn('device_id', ids)
-        .update({ sort_order: trx.raw(`case device_id ${cases} end`, orders.flatMap((o) => [o.deviceId, o.sortOrder])) });
+        .update({
+          sort_order: trx.raw(
+            `case device_id ${cases} end`,
+            orders.flatMap((o) => [o.deviceId, o.sortOrder]),
+          ),
+        });
       return { unknown: [], updated };
     });
   }
@@ -97,7 +115,10 @@ export class KnexDeviceStore implements DeviceStore {
     return this.knex.transaction(async (trx) => {
       // Held to the commit: the status announced before this report is the one this report changes.
       await lockEvents(trx);
-      const before: { announced_status: DeviceStatus | null } | undefined = await trx('devices').select('announced_status').where({ wallet, device_id: deviceId }).first();
+      const before: { announced_status: DeviceStatus | null } | undefined = await trx('devices')
+        .select('announced_status')
+        .where({ wallet, device_id: deviceId })
+        .first();
       // One statement for the device, so its row is written once per transaction: a second
       // UPDATE of a row this transaction already wrote makes PostgreSQL re-check the group
       // foreign key (KEY SHARE on the group), which can deadlock with a group change.
@@ -116,9 +137,17 @@ export class KnexDeviceStore implements DeviceStore {
       );
       await trx('device_health').insert(row);
       // Retention: everything older than the device's `keep` newest reports goes.
-      const oldestKept = trx('device_health').select('id').where({ wallet, device_id: deviceId }).orderBy('id', 'desc').offset(keep - 1).limit(1);
+      const oldestKept = trx('device_health')
+        .select('id')
+        .where({ wallet, device_id: deviceId })
+        .orderBy('id', 'desc')
+        .offset(keep - 1)
+        .limit(1);
       await trx('device_health').where({ wallet, device_id: deviceId }).andWhere('id', '<', oldestKept).del();
-      const device: DeviceRow | undefined = await trx<DeviceRow>('devices').select([...DEVICE_COLUMNS]).where({ wallet, device_id: deviceId }).first();
+      const device: DeviceRow | undefined = await trx<DeviceRow>('devices')
+        .select([...DEVICE_COLUMNS])
+        .where({ wallet, device_id: deviceId })
+        .first();
       if (!device) throw new Error('device vanished inside its own transaction');
       const recorded = toDevice(device);
       const from = before?.announced_status ?? null;

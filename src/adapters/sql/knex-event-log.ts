@@ -36,14 +36,20 @@ export class KnexEventLog implements EventLog {
   }
 
   async allEvents(afterId: number, limit: number): Promise<readonly StoredEvent[]> {
-    const rows = await this.reader<EventRow>('events').select([...EVENT_COLUMNS]).where('id', '>', afterId).orderBy('id', 'asc').limit(limit);
+    const rows = await this.reader<EventRow>('events')
+      .select([...EVENT_COLUMNS])
+      .where('id', '>', afterId)
+      .orderBy('id', 'asc')
+      .limit(limit);
     return rows.map(toStoredEvent);
   }
 
   async byIds(ids: readonly number[]): Promise<readonly StoredEvent[]> {
     const out: StoredEvent[] = [];
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await this.reader<EventRow>('events').select([...EVENT_COLUMNS]).whereIn('id', ids.slice(i, i + 500));
+      const rows = await this.reader<EventRow>('events')
+        .select([...EVENT_COLUMNS])
+        .whereIn('id', ids.slice(i, i + 500));
       out.push(...rows.map(toStoredEvent));
     }
     return out.sort((a, b) => a.id - b.id);

@@ -43,7 +43,14 @@ export class KnexGroupStore implements GroupStore {
       const taken = await trx('device_groups').select('group_id').where({ wallet, name: draft.name }).first();
       if (taken) return E.left<GroupNameTaken>({ _tag: 'GroupNameTaken', name: draft.name });
       if ((await this.countIn(trx, wallet)) >= maxGroups) return E.left<GroupLimitReached>({ _tag: 'GroupLimitReached', limit: maxGroups });
-      const row: GroupRow = { wallet, group_id: newGroupId(), name: draft.name, description: draft.description, created_at_ms: draft.createdAtMs, color: draft.color ?? null };
+      const row: GroupRow = {
+        wallet,
+        group_id: newGroupId(),
+        name: draft.name,
+        description: draft.description,
+        created_at_ms: draft.createdAtMs,
+        color: draft.color ?? null,
+      };
       await trx('device_groups').insert(row);
       return E.right(toGroup(row));
     });
@@ -90,7 +97,12 @@ export class KnexGroupStore implements GroupStore {
     return this.change(wallet, groupId, deviceIds, 'unassign');
   }
 
-  private async change(wallet: string, groupId: string, deviceIds: readonly string[], kind: 'assign' | 'unassign'): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
+  private async change(
+    wallet: string,
+    groupId: string,
+    deviceIds: readonly string[],
+    kind: 'assign' | 'unassign',
+  ): Promise<E.Either<GroupNotFound | UnknownDevices, GroupChange>> {
     return this.knex.transaction(async (trx) => {
       await this.takeSqliteWriteLock(trx);
       if (!(await this.lockGroup(trx, wallet, groupId))) return E.left<GroupNotFound>({ _tag: 'GroupNotFound', groupId });

@@ -80,7 +80,9 @@ export class KnexKeyStore implements KeyStore {
   }
 
   async listByWallet(wallet: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.knex<KeyRow>('api_keys').where({ wallet }).orderBy([{ column: 'created_at_ms' }, { column: 'key_id' }]);
+    const rows = await this.knex<KeyRow>('api_keys')
+      .where({ wallet })
+      .orderBy([{ column: 'created_at_ms' }, { column: 'key_id' }]);
     return rows.map(toRecord);
   }
 
@@ -130,7 +132,10 @@ export class KnexKeyStore implements KeyStore {
           .update({
             request_count: trx.raw('request_count + ?', [d.requests]),
             error_count: trx.raw('error_count + ?', [d.errors]),
-            last_used_at_ms: trx.raw('case when last_used_at_ms is null or last_used_at_ms < ? then ? else last_used_at_ms end', [d.lastUsedAtMs, d.lastUsedAtMs]),
+            last_used_at_ms: trx.raw('case when last_used_at_ms is null or last_used_at_ms < ? then ? else last_used_at_ms end', [
+              d.lastUsedAtMs,
+              d.lastUsedAtMs,
+            ]),
           });
       }
     });

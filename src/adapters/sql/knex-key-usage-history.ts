@@ -42,7 +42,9 @@ export class KnexKeyUsageHistory implements KeyUsageHistory {
   }
 
   async endpointDays(keyId: string, fromDayMs: number, toDayMs: number): Promise<readonly KeyEndpointDayUsage[]> {
-    const rows: Array<{ day_ms: number | string; endpoint: string; request_count: number | string; error_count: number | string }> = await this.knex('api_key_endpoint_usage_daily')
+    const rows: Array<{ day_ms: number | string; endpoint: string; request_count: number | string; error_count: number | string }> = await this.knex(
+      'api_key_endpoint_usage_daily',
+    )
       .select('day_ms', 'endpoint', 'request_count', 'error_count')
       .where('key_id', keyId)
       .andWhere('day_ms', '>=', fromDayMs)

@@ -45,7 +45,9 @@ export class KnexLedgerBalance implements LocalLedger {
   }
 
   async list(mint: string): Promise<LedgerEntry[]> {
-    const rows = await this.knex<LedgerRow>('ledger_balances').where({ mint }).orderByRaw(this.knex.client.dialect === 'postgresql' ? 'wallet collate "C"' : 'wallet');
+    const rows = await this.knex<LedgerRow>('ledger_balances')
+      .where({ mint })
+      .orderByRaw(this.knex.client.dialect === 'postgresql' ? 'wallet collate "C"' : 'wallet');
     return rows.map(toEntry);
   }
 }

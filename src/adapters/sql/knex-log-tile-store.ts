@@ -23,7 +23,8 @@ export class KnexLogTileStore implements LogTileStore {
   constructor(private readonly db: Pick<Database, 'knex'>) {}
 
   async integratedSize(): Promise<number> {
-    const row = (await this.db.knex('log_state').select('integrated_size').where('id', LOG_STATE_ID).first()) as { integrated_size: number | string } | undefined;
+    const row = (await this.db.knex('log_state').select('integrated_size').where('id', LOG_STATE_ID).first()) as
+      { integrated_size: number | string } | undefined;
     return row ? safeNumber(row.integrated_size, 'log_state.integrated_size') : 0;
   }
 
@@ -34,7 +35,10 @@ export class KnexLogTileStore implements LogTileStore {
       const rows: TileRow[] = await this.db
         .knex('log_tiles')
         .select('level', 'tile_index', 'hashes')
-        .whereIn(['level', 'tile_index'], chunk.map((id) => [id.level, id.index]));
+        .whereIn(
+          ['level', 'tile_index'],
+          chunk.map((id) => [id.level, id.index]),
+        );
       for (const r of rows) found.set(tileKey({ level: Number(r.level), index: Number(r.tile_index) }), new Uint8Array(r.hashes));
     }
     return ids.map((id) => found.get(tileKey(id))?.slice() ?? null);

@@ -52,7 +52,12 @@ export class KnexProofActivity implements ProofActivityReader {
     const lastHour = Math.floor(untilMs / HOUR_MS) * HOUR_MS;
     if (firstHour >= lastHour) return this.rangeCount(wallet, fromMs, untilMs);
     const [hours, head, tail] = await Promise.all([
-      this.knex('wallet_proof_hours').sum({ n: 'proof_count' }).where('wallet', wallet).where('hour_ms', '>=', firstHour).where('hour_ms', '<', lastHour).first() as Promise<{ n: number | string | null } | undefined>,
+      this.knex('wallet_proof_hours')
+        .sum({ n: 'proof_count' })
+        .where('wallet', wallet)
+        .where('hour_ms', '>=', firstHour)
+        .where('hour_ms', '<', lastHour)
+        .first() as Promise<{ n: number | string | null } | undefined>,
       this.rangeCount(wallet, fromMs, firstHour - 1),
       this.rangeCount(wallet, lastHour, untilMs),
     ]);

@@ -44,12 +44,18 @@ export class KnexProofSeries implements ProofSeriesReader {
         .groupBy(column) as Promise<Array<{ start_ms: number | string; n: number | string }>>,
     ]);
     const active = new Map(devices.map((d) => [Number(d.start_ms), Number(d.n)]));
-    return proofs.filter((p) => Number(p.n) > 0).map((p) => ({ startMs: Number(p.start_ms), proofs: Number(p.n), devices: active.get(Number(p.start_ms)) ?? 0 }));
+    return proofs
+      .filter((p) => Number(p.n) > 0)
+      .map((p) => ({ startMs: Number(p.start_ms), proofs: Number(p.n), devices: active.get(Number(p.start_ms)) ?? 0 }));
   }
 
   private async counted(wallet: string, bucketMs: number, fromMs: number, toMs: number): Promise<readonly ProofBucket[]> {
     const rows: Array<{ start_ms: number | string; proofs: number | string; devices: number | string }> = await this.knex('proofs')
-      .select({ start_ms: this.startOf('created_at_ms', bucketMs, fromMs), proofs: this.knex.raw('count(*)'), devices: this.knex.raw('count(distinct robot_id)') })
+      .select({
+        start_ms: this.startOf('created_at_ms', bucketMs, fromMs),
+        proofs: this.knex.raw('count(*)'),
+        devices: this.knex.raw('count(distinct robot_id)'),
+      })
       .where('wallet_id', walletKeyOf(this.knex, wallet))
       .andWhere('created_at_ms', '>=', fromMs)
       .andWhere('created_at_ms', '<', toMs)

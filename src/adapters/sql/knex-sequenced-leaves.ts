@@ -23,7 +23,11 @@ export class KnexSequencedLeaves implements SequencedLeaves {
 
   async read(start: number, end: number): Promise<Uint8Array[]> {
     if (end <= start) return [];
-    const rows: Array<{ proof_id: string }> = await this.knex('log_leaves').select('proof_id').where('leaf_index', '>=', start).andWhere('leaf_index', '<', end).orderBy('leaf_index');
+    const rows: Array<{ proof_id: string }> = await this.knex('log_leaves')
+      .select('proof_id')
+      .where('leaf_index', '>=', start)
+      .andWhere('leaf_index', '<', end)
+      .orderBy('leaf_index');
     if (rows.length !== end - start) throw new RangeError(`leaves ${start}–${end - 1} asked for, ${rows.length} stored`);
     return rows.map((r) => {
       const data = hexToBytes(r.proof_id);

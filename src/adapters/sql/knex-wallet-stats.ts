@@ -97,7 +97,11 @@ export class KnexWalletStats implements WalletStatsStore {
         : NO_TOTALS,
       topRobots,
       topTasks,
-      days: days.map((d) => ({ dayMs: int(d.day_ms, 'day_ms'), proofs: int(d.proof_count, 'proof_count'), verifications: int(d.verification_count, 'verification_count') })),
+      days: days.map((d) => ({
+        dayMs: int(d.day_ms, 'day_ms'),
+        proofs: int(d.proof_count, 'proof_count'),
+        verifications: int(d.verification_count, 'verification_count'),
+      })),
     };
   }
 }

@@ -93,7 +93,9 @@ export class KnexWebhookStore implements WebhookStore {
   }
 
   async list(wallet: string): Promise<readonly WebhookEndpoint[]> {
-    const rows = await this.knex<EndpointRow>('webhook_endpoints').where('wallet', wallet).orderBy([{ column: 'created_at_ms' }, { column: 'endpoint_id' }]);
+    const rows = await this.knex<EndpointRow>('webhook_endpoints')
+      .where('wallet', wallet)
+      .orderBy([{ column: 'created_at_ms' }, { column: 'endpoint_id' }]);
     return rows.map(toWebhookEndpoint);
   }
 
@@ -133,13 +135,17 @@ export class KnexWebhookStore implements WebhookStore {
   }
 
   async enabledEndpoints(): Promise<readonly WebhookEndpoint[]> {
-    const rows = await this.knex<EndpointRow>('webhook_endpoints').where('enabled', true).orderBy([{ column: 'created_at_ms' }, { column: 'endpoint_id' }]);
+    const rows = await this.knex<EndpointRow>('webhook_endpoints')
+      .where('enabled', true)
+      .orderBy([{ column: 'created_at_ms' }, { column: 'endpoint_id' }]);
     return rows.map(toWebhookEndpoint);
   }
 
   async disable(endpointId: string, reason: string, atMs: number): Promise<void> {
     // Only an enabled endpoint: one its owner turned off meanwhile keeps saying so, not the registry's reason.
-    await this.knex('webhook_endpoints').where({ endpoint_id: endpointId, enabled: true }).update({ enabled: false, disabled_reason: reason, updated_at_ms: atMs });
+    await this.knex('webhook_endpoints')
+      .where({ endpoint_id: endpointId, enabled: true })
+      .update({ enabled: false, disabled_reason: reason, updated_at_ms: atMs });
   }
 
   private async changed(wallet: string, endpointId: string, set: Record<string, unknown>): Promise<WebhookEndpoint | null> {

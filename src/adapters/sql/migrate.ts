@@ -62,9 +62,7 @@ async function createBookkeeping(db: Database): Promise<void> {
   const serial = db.dialect === 'postgres' ? 'serial primary key' : 'integer not null primary key autoincrement';
   const timestamp = db.dialect === 'postgres' ? 'timestamptz' : 'datetime';
   const statements = async (q: Knex | Knex.Transaction) => {
-    await q.raw(`create table if not exists ?? (id ${serial}, name varchar(255), batch integer, migration_time ${timestamp})`, [
-      migrationsTable,
-    ]);
+    await q.raw(`create table if not exists ?? (id ${serial}, name varchar(255), batch integer, migration_time ${timestamp})`, [migrationsTable]);
     await q.raw(`create table if not exists ?? (?? ${serial}, is_locked integer)`, [lockTable, 'index']);
     await q.raw('insert into ?? (is_locked) select 0 where not exists (select 1 from ??)', [lockTable, lockTable]);
   };

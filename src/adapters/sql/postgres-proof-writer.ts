@@ -4,7 +4,16 @@ import { DEVICE_UPSERT_COLUMNS, deviceUpsertConflict } from './device-proof-coun
 import { EVENTS_LOCK_KEY } from './event-rows.js';
 import { postgresEventCtes } from './proof-event-sql.js';
 import { walletStatsCtes } from './wallet-stats-sql.js';
-import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
+import {
+  firstOfEachProof,
+  leafIndexOf,
+  outcomesInOrder,
+  proofKey,
+  type PendingRow,
+  type ProofWriter,
+  type RowOutcome,
+  type WriterOptions,
+} from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow, type ProofRow } from './proof-rows.js';
 import { knexWalletLookup, WalletKeys } from './wallet-keys.js';
 
@@ -200,7 +209,12 @@ async function locked(connection: PgClient, lock: string, statement: { name: str
 }
 
 /** The stored rows of the proofs in `unique` that were not inserted (`inserted` holds proofKeys). */
-async function storedCopies(knex: Knex, unique: readonly PendingRow[], inserted: ReadonlySet<string>, walletKeys: ReadonlyMap<string, number>): Promise<NewProofRow[]> {
+async function storedCopies(
+  knex: Knex,
+  unique: readonly PendingRow[],
+  inserted: ReadonlySet<string>,
+  walletKeys: ReadonlyMap<string, number>,
+): Promise<NewProofRow[]> {
   const missing = unique.filter((p) => !inserted.has(proofKey(p.row))).map((p) => [WalletKeys.get(walletKeys, p.row.wallet), p.row.proof_id]);
   if (missing.length === 0) return [];
   const rows: ProofRow[] = await knex<ProofRow>('proofs').whereIn(['wallet_id', 'proof_id'], missing);

@@ -60,8 +60,10 @@ export class ProofSearchOrder {
         // SQLite orders NULL first; PostgreSQL is told to (its index is declared so, 010_search).
         const nulls = this.postgres ? (d === 'asc' ? ' nulls first' : ' nulls last') : '';
         const byRobot = `${lead}${robot} ${d}${nulls}, ${byTime}`;
-        const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
-        const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) => q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
+        const nullsAfter = (q: Knex.QueryBuilder, a: ProofCursor) =>
+          q.whereNull('robot_id').whereRaw(`(created_at_ms, ${pid}) ${op} (?, ?)`, [a.createdAtMs, a.proofId]);
+        const robotsAfter = (q: Knex.QueryBuilder, a: ProofCursor) =>
+          q.whereRaw(`(${robot}, created_at_ms, ${pid}) ${op} (?, ?, ?)`, [a.key ?? null, a.createdAtMs, a.proofId]);
         if (!after) return [{ orderBy: byRobot }];
         const key = after.key ?? null;
         if (d === 'asc') {

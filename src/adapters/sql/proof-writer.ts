@@ -12,8 +12,7 @@ export interface PendingRow {
  * sequence, see `WriterOptions.sequence`).
  */
 export type RowOutcome =
-  | { readonly stored: true; readonly logIndex: number | null }
-  | { readonly stored: false; readonly existing: NewProofRow; readonly logIndex: number | null };
+  { readonly stored: true; readonly logIndex: number | null } | { readonly stored: false; readonly existing: NewProofRow; readonly logIndex: number | null };
 
 export interface WriterOptions {
   /**

@@ -2,7 +2,16 @@ import type { Knex } from 'knex';
 import type sqlite3 from 'sqlite3';
 import { configureSqliteConnection, DEFAULT_BUSY_TIMEOUT_MS, type SqliteSynchronous } from './database.js';
 import { deviceCounts, deviceUpsertSql, deviceUpsertValues } from './device-proof-counts.js';
-import { firstOfEachProof, leafIndexOf, outcomesInOrder, proofKey, type PendingRow, type ProofWriter, type RowOutcome, type WriterOptions } from './proof-writer.js';
+import {
+  firstOfEachProof,
+  leafIndexOf,
+  outcomesInOrder,
+  proofKey,
+  type PendingRow,
+  type ProofWriter,
+  type RowOutcome,
+  type WriterOptions,
+} from './proof-writer.js';
 import { NEW_ROW_COLUMNS, type NewProofRow } from './proof-rows.js';
 import {
   AFTER_INSERT_TRIGGER,

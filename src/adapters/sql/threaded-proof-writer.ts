@@ -44,7 +44,11 @@ export class ThreadedProofWriter implements ProofWriter {
   ) {}
 
   /** Starts the thread and waits until it has opened the database; throws if it cannot. */
-  static async start(config: ProofWriterThreadConfig, options: ThreadedProofWriterOptions = {}, script = siblingScript(import.meta.url, 'proof-writer-thread')): Promise<ThreadedProofWriter> {
+  static async start(
+    config: ProofWriterThreadConfig,
+    options: ThreadedProofWriterOptions = {},
+    script = siblingScript(import.meta.url, 'proof-writer-thread'),
+  ): Promise<ThreadedProofWriter> {
     const writer = new ThreadedProofWriter(config, script, options);
     await writer.thread();
     return writer;
@@ -73,7 +77,10 @@ export class ThreadedProofWriter implements ProofWriter {
    * store configured with several writers); null for `sqlite::memory:`, which no other
    * connection can reach.
    */
-  static async forDatabase(db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema' | 'synchronous'>, options: ThreadedProofWriterOptions = {}): Promise<ThreadedProofWriter | null> {
+  static async forDatabase(
+    db: Pick<Database, 'sharedUrl' | 'dialect' | 'schema' | 'synchronous'>,
+    options: ThreadedProofWriterOptions = {},
+  ): Promise<ThreadedProofWriter | null> {
     if (db.sharedUrl === null) return null;
     return ThreadedProofWriter.start(
       {

@@ -21,20 +21,43 @@ const RANGES: readonly Range[] = [
   { reason: 'the cloud metadata address', ipv4: [['169.254.169.254', 32]], ipv6: [['fd00:ec2::254', 128]] },
   { reason: 'an unspecified address', ipv4: [['0.0.0.0', 8]], ipv6: [['::', 128]] },
   { reason: 'a loopback address', ipv4: [['127.0.0.0', 8]], ipv6: [['::1', 128]] },
-  { reason: 'a private address', ipv4: [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]] },
+  {
+    reason: 'a private address',
+    ipv4: [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ],
+  },
   { reason: 'a carrier-grade NAT address', ipv4: [['100.64.0.0', 10]] },
   { reason: 'a link-local address', ipv4: [['169.254.0.0', 16]], ipv6: [['fe80::', 10]] },
   { reason: 'a site-local address', ipv6: [['fec0::', 10]] },
   { reason: 'a unique-local address', ipv6: [['fc00::', 7]] },
   { reason: 'a multicast address', ipv4: [['224.0.0.0', 4]], ipv6: [['ff00::', 8]] },
   { reason: 'a benchmarking address', ipv4: [['198.18.0.0', 15]], ipv6: [['2001:2::', 48]] },
-  { reason: 'a documentation address', ipv4: [['192.0.2.0', 24], ['198.51.100.0', 24], ['203.0.113.0', 24]], ipv6: [['2001:db8::', 32]] },
+  {
+    reason: 'a documentation address',
+    ipv4: [
+      ['192.0.2.0', 24],
+      ['198.51.100.0', 24],
+      ['203.0.113.0', 24],
+    ],
+    ipv6: [['2001:db8::', 32]],
+  },
   {
     reason: 'a reserved address',
     // 240/4 holds the broadcast address; 192.88.99/24 was the 6to4 relay; 100::/64 discards;
     // 2001::/32 (Teredo) tunnels to an IPv4 address that cannot be judged from outside.
-    ipv4: [['240.0.0.0', 4], ['192.0.0.0', 24], ['192.88.99.0', 24]],
-    ipv6: [['100::', 64], ['2001::', 32], ['64:ff9b:1::', 48]],
+    ipv4: [
+      ['240.0.0.0', 4],
+      ['192.0.0.0', 24],
+      ['192.88.99.0', 24],
+    ],
+    ipv6: [
+      ['100::', 64],
+      ['2001::', 32],
+      ['64:ff9b:1::', 48],
+    ],
   },
 ];
 
@@ -124,7 +147,11 @@ export function guardedLookup(allowPrivate: boolean, resolve: Resolve = systemRe
           const problem = addressProblem(address, allowPrivate);
           if (problem !== null) return fail(new AddressRefusedError(`refused: ${hostname} resolves to ${address}, ${problem}`));
         }
-        if (all) return callback(null, addresses.map(({ address, family }) => ({ address, family })));
+        if (all)
+          return callback(
+            null,
+            addresses.map(({ address, family }) => ({ address, family })),
+          );
         return callback(null, addresses[0]!.address, addresses[0]!.family);
       },
       (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),

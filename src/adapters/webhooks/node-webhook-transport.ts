@@ -108,11 +108,14 @@ export class NodeWebhookTransport implements WebhookTransport {
       // Once the status has arrived, the receiver has answered: what follows only adds to the excerpt.
       const finish = (error: unknown) => settle(statusCode === null ? failed(describe(error)) : answered(statusCode, excerpt()));
       const abort = new AbortController();
-      const timer = setTimeout(() => {
-        finish(`timed out after ${this.timeoutMs / 1000} s`);
-        // Aborting destroys the request and its socket, whatever stage it is in.
-        abort.abort();
-      }, Math.max(0, deadline - performance.now()));
+      const timer = setTimeout(
+        () => {
+          finish(`timed out after ${this.timeoutMs / 1000} s`);
+          // Aborting destroys the request and its socket, whatever stage it is in.
+          abort.abort();
+        },
+        Math.max(0, deadline - performance.now()),
+      );
       function settle(outcome: Outcome | Promise<Outcome>): void {
         if (settled) return;
         settled = true;

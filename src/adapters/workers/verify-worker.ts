@@ -27,7 +27,11 @@ port.on('message', (request: ChunkRequest) => {
       // read again only if its hashes do not match in the JCS form (the ACTO form needs it).
       const received = receivedText(request.json, protocol.limits.maxDepth + 1);
       const asSent = new Set(request.asSent ?? []);
-      reply = { type: 'done', id: request.id, results: (JSON.parse(request.json) as unknown[]).map((raw, i) => checkSafely(protocol, raw, asSent.has(i) ? received(i) : undefined)) };
+      reply = {
+        type: 'done',
+        id: request.id,
+        results: (JSON.parse(request.json) as unknown[]).map((raw, i) => checkSafely(protocol, raw, asSent.has(i) ? received(i) : undefined)),
+      };
     }
   } catch (error) {
     reply = { type: 'failed', id: request.id, error: error instanceof Error ? error.message : String(error) };
@@ -37,10 +41,16 @@ port.on('message', (request: ChunkRequest) => {
 
 /** Check 7 for each packed record; a verifier that throws is reported as such, for the pool to redo inline. */
 function verifySignatures(id: number, records: Uint8Array, count: number): WorkerReply {
-  if (records.length !== count * SIGNATURE_RECORD_BYTES) throw new RangeError(`${count} signature records need ${count * SIGNATURE_RECORD_BYTES} bytes, not ${records.length}`);
+  if (records.length !== count * SIGNATURE_RECORD_BYTES)
+    throw new RangeError(`${count} signature records need ${count * SIGNATURE_RECORD_BYTES} bytes, not ${records.length}`);
   const verdicts = new Uint8Array(count);
   for (let i = 0, at = 0; i < count; i++, at += SIGNATURE_RECORD_BYTES) {
-    verdicts[i] = signatureVerdictByte(protocol.verifier, records.subarray(at, at + 32), records.subarray(at + 32, at + 96), records.subarray(at + 96, at + 160));
+    verdicts[i] = signatureVerdictByte(
+      protocol.verifier,
+      records.subarray(at, at + 32),
+      records.subarray(at + 32, at + 96),
+      records.subarray(at + 96, at + 160),
+    );
   }
   return { type: 'verified', id, verdicts };
 }

@@ -137,7 +137,9 @@ export class WorkerBatchVerifier implements BatchVerifier {
   private settle(job: SignatureJob, verdicts: Uint8Array): void {
     job.done(
       job.pending.map((pending, i) =>
-        verdicts[i] === SIGNATURE.THREW ? verifySafely(this.protocol, job.envelopes[i], job.received[i]) : toReport(signatureVerdict(pending, verdicts[i] === SIGNATURE.VALID)),
+        verdicts[i] === SIGNATURE.THREW
+          ? verifySafely(this.protocol, job.envelopes[i], job.received[i])
+          : toReport(signatureVerdict(pending, verdicts[i] === SIGNATURE.VALID)),
       ),
     );
   }

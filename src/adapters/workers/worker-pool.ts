@@ -115,7 +115,12 @@ export class WorkerPool {
     const ready = [...this.slots].filter((slot) => slot.ready);
     const dispensers = this.lanes.map((lane) => {
       const slots = lane.workers === undefined ? ready : ready.slice(0, lane.workers);
-      return lane.dispense(Math.max(1, slots.reduce((room, slot) => room + Math.max(0, lane.depth - slot.inFlight.size), 0)));
+      return lane.dispense(
+        Math.max(
+          1,
+          slots.reduce((room, slot) => room + Math.max(0, lane.depth - slot.inFlight.size), 0),
+        ),
+      );
     });
     let posted = true;
     while (posted) {

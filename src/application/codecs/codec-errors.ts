@@ -28,7 +28,8 @@ function problemOf(error: t.ValidationError): string {
   const leaf = error.context[error.context.length - 1];
   if (!leaf) return 'is invalid';
   if (leaf.actual === undefined) return 'is required';
-  const objectLike = leaf.type instanceof t.InterfaceType || leaf.type instanceof t.PartialType || leaf.type instanceof t.IntersectionType || leaf.type instanceof t.ExactType;
+  const objectLike =
+    leaf.type instanceof t.InterfaceType || leaf.type instanceof t.PartialType || leaf.type instanceof t.IntersectionType || leaf.type instanceof t.ExactType;
   return `must be ${objectLike ? 'an object' : describeType(leaf.type.name)} (got ${kindOf(leaf.actual)})`;
 }
 

@@ -17,10 +17,7 @@ const NullableString = t.union([t.string, t.null], 'a string or null');
 
 export const TelemetryEventCodec = t.type({ ts: t.string, topic: NonEmptyString, data: t.UnknownRecord }, 'event');
 
-export const SubjectCodec = t.intersection(
-  [t.type({ task_id: t.string }), t.partial({ robot_id: NullableString, run_id: NullableString })],
-  'subject',
-);
+export const SubjectCodec = t.intersection([t.type({ task_id: t.string }), t.partial({ robot_id: NullableString, run_id: NullableString })], 'subject');
 
 export const PayloadCodec = t.intersection(
   [
@@ -40,9 +37,6 @@ export const PayloadCodec = t.intersection(
 );
 
 export const EnvelopeCodec = t.intersection(
-  [
-    t.type({ payload: PayloadCodec, signer_public_key_b64: t.string, signature_b64: t.string }),
-    t.partial({ anchor_ref: NullableString }),
-  ],
+  [t.type({ payload: PayloadCodec, signer_public_key_b64: t.string, signature_b64: t.string }), t.partial({ anchor_ref: NullableString })],
   'envelope',
 );

@@ -25,7 +25,12 @@ export class CreateWebhook {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { wallet: string; url: string; eventTypes?: readonly string[] | null; description?: string | null }): Promise<E.Either<WebhookFailure, CreatedWebhook>> {
+  async execute(input: {
+    wallet: string;
+    url: string;
+    eventTypes?: readonly string[] | null;
+    description?: string | null;
+  }): Promise<E.Either<WebhookFailure, CreatedWebhook>> {
     const url = acceptableUrl(input.url, this.policy);
     if (E.isLeft(url)) return url;
     const types = eventTypeFilter(input.eventTypes);

@@ -119,7 +119,11 @@ export class DeliverWebhooks {
         const body = JSON.stringify(await this.renderer.render(event));
         const id = eventId(event.id);
         const timestampS = Math.floor(atMs / 1000);
-        const headers = { 'webhook-id': id, 'webhook-timestamp': String(timestampS), 'webhook-signature': this.signer.header(signingSecrets(endpoint, atMs), id, timestampS, body) };
+        const headers = {
+          'webhook-id': id,
+          'webhook-timestamp': String(timestampS),
+          'webhook-signature': this.signer.header(signingSecrets(endpoint, atMs), id, timestampS, body),
+        };
         response = await this.transport.post({ url: endpoint.url, headers, body });
       } catch (err) {
         response = { statusCode: null, latencyMs: 0, error: `not sent: ${err instanceof Error ? err.message : String(err)}`, bodyExcerpt: '' };
@@ -129,15 +133,31 @@ export class DeliverWebhooks {
     const delay = verdict === 'retry' ? retryDelayMs(attempt, this.jitter()) : null;
     const state = verdict === 'succeeded' ? 'succeeded' : delay === null ? 'failed' : 'pending';
     if (event !== null && verdict === 'gone') {
-      this.disables.push({ endpointId: endpoint.endpointId, reason: `the endpoint answered 410 Gone on ${toRfc3339(atMs)}: it asked for no more deliveries`, atMs });
+      this.disables.push({
+        endpointId: endpoint.endpointId,
+        reason: `the endpoint answered 410 Gone on ${toRfc3339(atMs)}: it asked for no more deliveries`,
+        atMs,
+      });
     } else if (verdict === 'retry' && failingTooLong(endpoint.failingSinceMs ?? atMs, atMs, this.settings.disableAfterMs)) {
-      this.disables.push({ endpointId: endpoint.endpointId, reason: `failing since ${toRfc3339(endpoint.failingSinceMs!)}; last error: ${response.error ?? `answered ${String(response.statusCode)}`}`, atMs });
+      this.disables.push({
+        endpointId: endpoint.endpointId,
+        reason: `failing since ${toRfc3339(endpoint.failingSinceMs!)}; last error: ${response.error ?? `answered ${String(response.statusCode)}`}`,
+        atMs,
+      });
     }
     this.report({ verdict: state === 'failed' && verdict === 'retry' ? 'failed' : verdict, latencyMs: response.latencyMs, eventAtMs: event?.atMs ?? null });
     return {
       deliveryId: delivery.deliveryId,
       endpointId: endpoint.endpointId,
-      attempt: { attempt, atMs, statusCode: response.statusCode, latencyMs: Math.round(response.latencyMs), error: response.error, responseExcerpt: response.bodyExcerpt, trigger: manual ? 'manual' : 'scheduled' },
+      attempt: {
+        attempt,
+        atMs,
+        statusCode: response.statusCode,
+        latencyMs: Math.round(response.latencyMs),
+        error: response.error,
+        responseExcerpt: response.bodyExcerpt,
+        trigger: manual ? 'manual' : 'scheduled',
+      },
       state,
       nextAttemptAtMs: state === 'pending' ? atMs + delay! : null,
       succeeded: verdict === 'succeeded',

@@ -18,8 +18,12 @@ export function readEventQuery(after: string | undefined, types: string | readon
     afterId = parseEventId(after);
     if (afterId === null) return invalid('after', 'after must be an event id this service issued (evt_ followed by 16 digits)');
   }
-  const listed = (typeof types === 'string' ? [types] : (types ?? [])).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
+  const listed = (typeof types === 'string' ? [types] : (types ?? []))
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   const unknown = listed.filter((t) => !isEventType(t));
-  if (unknown.length > 0) return invalid('types', `unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}; the types are ${EVENT_TYPES.join(', ')}`);
+  if (unknown.length > 0)
+    return invalid('types', `unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}; the types are ${EVENT_TYPES.join(', ')}`);
   return E.right({ afterId, types: listed.length > 0 ? [...new Set(listed as EventType[])] : null });
 }

@@ -39,7 +39,9 @@ export class FanOutEvents {
       const page = await this.events.allEvents(from, this.pageSize);
       if (page.length === 0) return queued;
       const deliveries = page.flatMap((event) =>
-        (byWallet.get(event.wallet) ?? []).filter((endpoint) => event.atMs >= endpoint.createdAtMs && endpointTakes(endpoint, event)).map((endpoint) => ({ endpointId: endpoint.endpointId, event })),
+        (byWallet.get(event.wallet) ?? [])
+          .filter((endpoint) => event.atMs >= endpoint.createdAtMs && endpointTakes(endpoint, event))
+          .map((endpoint) => ({ endpointId: endpoint.endpointId, event })),
       );
       if (!(await this.queue.enqueue(deliveries, { name: FAN_OUT_CURSOR, from, to: page[page.length - 1]!.id }, this.clock.nowMs()))) return queued;
       queued += deliveries.length;

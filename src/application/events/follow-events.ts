@@ -33,7 +33,12 @@ export class FollowEvents {
    * anything is read. `startId`: where the stream starts (the last id before its first event),
    * for a client that came without one to resume from should it lose the connection at once.
    */
-  async open(input: { wallet: string; after?: string; types?: string | readonly string[]; signal: AbortSignal }): Promise<E.Either<InvalidEventQuery, FollowedEvents>> {
+  async open(input: {
+    wallet: string;
+    after?: string;
+    types?: string | readonly string[];
+    signal: AbortSignal;
+  }): Promise<E.Either<InvalidEventQuery, FollowedEvents>> {
     const query = readEventQuery(input.after, input.types);
     if (E.isLeft(query)) return query;
     const { afterId, types } = query.right;

@@ -40,7 +40,8 @@ export class ListEvents {
     let beforeId: number | undefined;
     if (input.before !== undefined) {
       const parsed = parseEventId(input.before);
-      if (parsed === null) return E.left({ _tag: 'InvalidEventQuery', field: 'before', detail: 'before must be an event id this service issued (evt_ followed by 16 digits)' });
+      if (parsed === null)
+        return E.left({ _tag: 'InvalidEventQuery', field: 'before', detail: 'before must be an event id this service issued (evt_ followed by 16 digits)' });
       beforeId = parsed;
     }
     const afterId = query.right.afterId ?? 0;
@@ -48,7 +49,12 @@ export class ListEvents {
     // Read first: every event up to it is committed (ids follow commits), so a page read
     // after it holds all of this wallet's events up to it.
     const horizon = await this.log.lastId();
-    const page = await this.log.walletEvents(input.wallet, afterId, { types: query.right.types, limit: input.limit, order, ...(beforeId !== undefined && { beforeId }) });
+    const page = await this.log.walletEvents(input.wallet, afterId, {
+      types: query.right.types,
+      limit: input.limit,
+      order,
+      ...(beforeId !== undefined && { beforeId }),
+    });
     const items = await Promise.all(page.items.map((e) => this.renderer.render(e)));
     const last = page.items[page.items.length - 1];
     if (order === 'desc') return E.right({ items, nextCursor: last && page.hasMore ? eventId(last.id) : null, hasMore: page.hasMore });

@@ -26,12 +26,20 @@ export class ReadWebhooks {
 export class WebhookDeliveries {
   constructor(private readonly queue: DeliveryQueue) {}
 
-  async list(wallet: string, endpointId: string, query: { before?: number; limit: number; state?: DeliveryState }): Promise<E.Either<WebhookNotFound, DeliveryPage>> {
+  async list(
+    wallet: string,
+    endpointId: string,
+    query: { before?: number; limit: number; state?: DeliveryState },
+  ): Promise<E.Either<WebhookNotFound, DeliveryPage>> {
     const page = await this.queue.list(wallet, endpointId, query);
     return page ? E.right(page) : E.left({ _tag: 'WebhookNotFound', endpointId });
   }
 
-  async get(wallet: string, endpointId: string, deliveryId: number): Promise<E.Either<DeliveryNotFound, { delivery: Delivery; attempts: readonly DeliveryAttempt[] }>> {
+  async get(
+    wallet: string,
+    endpointId: string,
+    deliveryId: number,
+  ): Promise<E.Either<DeliveryNotFound, { delivery: Delivery; attempts: readonly DeliveryAttempt[] }>> {
     const found = await this.queue.get(wallet, endpointId, deliveryId);
     return found ? E.right(found) : E.left({ _tag: 'DeliveryNotFound', deliveryId: String(deliveryId) });
   }

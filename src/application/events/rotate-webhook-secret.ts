@@ -22,10 +22,18 @@ export class RotateWebhookSecret {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { wallet: string; endpointId: string; overlapS?: number }): Promise<E.Either<WebhookNotFound | InvalidWebhookField, { endpoint: WebhookEndpoint; secret: string }>> {
+  async execute(input: {
+    wallet: string;
+    endpointId: string;
+    overlapS?: number;
+  }): Promise<E.Either<WebhookNotFound | InvalidWebhookField, { endpoint: WebhookEndpoint; secret: string }>> {
     const overlapS = input.overlapS ?? DEFAULT_OVERLAP_S;
     if (!Number.isInteger(overlapS) || overlapS < 0 || overlapS > MAX_OVERLAP_S) {
-      return E.left({ _tag: 'InvalidWebhookField', field: 'overlap_s', detail: `overlap_s must be a whole number of seconds from 0 to ${MAX_OVERLAP_S} (7 days)` });
+      return E.left({
+        _tag: 'InvalidWebhookField',
+        field: 'overlap_s',
+        detail: `overlap_s must be a whole number of seconds from 0 to ${MAX_OVERLAP_S} (7 days)`,
+      });
     }
     const now = this.clock.nowMs();
     const secret = newSecret(this.random);

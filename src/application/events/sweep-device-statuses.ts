@@ -37,7 +37,10 @@ export class SweepDeviceStatuses {
         const to = statusOf(activityOf(d.lastSeenMs, cutoffs), d.health);
         if (to === d.announced) continue;
         // Lost to a proof or report that announced the device meanwhile: theirs is the news.
-        const event = d.announced === null ? null : statusChanged({ wallet: d.wallet, deviceId: d.deviceId, from: d.announced, to, why: 'silence', lastSeenMs: d.lastSeenMs }, nowMs);
+        const event =
+          d.announced === null
+            ? null
+            : statusChanged({ wallet: d.wallet, deviceId: d.deviceId, from: d.announced, to, why: 'silence', lastSeenMs: d.lastSeenMs }, nowMs);
         if (!(await this.devices.announce(d, to, event))) continue;
         if (event) announced++;
         else adopted++;

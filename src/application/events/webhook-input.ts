@@ -10,7 +10,11 @@ export function acceptableUrl(text: string, policy: AddressPolicy): E.Either<Inv
   if (E.isLeft(url)) return url;
   const problem = policy.hostProblem(url.right.hostname);
   if (problem !== null) {
-    return E.left({ _tag: 'InvalidWebhookUrl', rule: 'private_address', detail: `url points at ${problem}; webhooks go to public addresses only (WEBHOOK_ALLOW_PRIVATE=1 allows others, for development)` });
+    return E.left({
+      _tag: 'InvalidWebhookUrl',
+      rule: 'private_address',
+      detail: `url points at ${problem}; webhooks go to public addresses only (WEBHOOK_ALLOW_PRIVATE=1 allows others, for development)`,
+    });
   }
   return E.right(url.right.href);
 }
@@ -18,10 +22,19 @@ export function acceptableUrl(text: string, policy: AddressPolicy): E.Either<Inv
 /** An event-type filter: null or absent for every type; otherwise known types, at least one. */
 export function eventTypeFilter(types: readonly string[] | null | undefined): E.Either<InvalidWebhookField, readonly EventType[] | null> {
   if (types === null || types === undefined) return E.right(null);
-  if (types.length === 0) return E.left({ _tag: 'InvalidWebhookField', field: 'event_types', detail: 'event_types must name at least one type, or be left out (or null) for every type' });
+  if (types.length === 0)
+    return E.left({
+      _tag: 'InvalidWebhookField',
+      field: 'event_types',
+      detail: 'event_types must name at least one type, or be left out (or null) for every type',
+    });
   const unknown = types.filter((t) => !isEventType(t));
   if (unknown.length > 0) {
-    return E.left({ _tag: 'InvalidWebhookField', field: 'event_types', detail: `unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}; the types are ${EVENT_TYPES.join(', ')}` });
+    return E.left({
+      _tag: 'InvalidWebhookField',
+      field: 'event_types',
+      detail: `unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}; the types are ${EVENT_TYPES.join(', ')}`,
+    });
   }
   return E.right([...new Set(types as EventType[])]);
 }

@@ -10,7 +10,11 @@ import { distinctDeviceIds } from './change-membership.js';
 export class AssignDevices {
   constructor(private readonly store: GroupStore) {}
 
-  async execute(input: { wallet: string; groupId: string; deviceIds: readonly string[] }): Promise<E.Either<InvalidDeviceIds | GroupNotFound | UnknownDevices, GroupChange>> {
+  async execute(input: {
+    wallet: string;
+    groupId: string;
+    deviceIds: readonly string[];
+  }): Promise<E.Either<InvalidDeviceIds | GroupNotFound | UnknownDevices, GroupChange>> {
     const ids = distinctDeviceIds(input.deviceIds);
     if (E.isLeft(ids)) return ids;
     return this.store.assignDevices(input.wallet, input.groupId, ids.right);

@@ -12,13 +12,22 @@ export class CreateGroup {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { wallet: string; name: string; description?: string | null; color?: string | null }): Promise<E.Either<InvalidText | GroupNameTaken | GroupLimitReached, Group>> {
+  async execute(input: {
+    wallet: string;
+    name: string;
+    description?: string | null;
+    color?: string | null;
+  }): Promise<E.Either<InvalidText | GroupNameTaken | GroupLimitReached, Group>> {
     const name = normalizeName(input.name);
     if (E.isLeft(name)) return name;
     const description = normalizeDescription(input.description);
     if (E.isLeft(description)) return description;
     const color = checkColor(input.color);
     if (E.isLeft(color)) return color;
-    return this.store.createGroup(input.wallet, { name: name.right, description: description.right, createdAtMs: this.clock.nowMs(), color: color.right }, MAX_GROUPS_PER_WALLET);
+    return this.store.createGroup(
+      input.wallet,
+      { name: name.right, description: description.right, createdAtMs: this.clock.nowMs(), color: color.right },
+      MAX_GROUPS_PER_WALLET,
+    );
   }
 }

@@ -11,7 +11,10 @@ export type ChangeChecks<Edit, Changes, F> = {
  * (the first failure is the answer); members not given stay as they are. An edit that gives
  * none is NothingToChange.
  */
-export function changesOf<Edit extends object, Changes extends object, F>(edit: Edit, checks: ChangeChecks<Edit, Changes, F>): E.Either<F | NothingToChange, Changes> {
+export function changesOf<Edit extends object, Changes extends object, F>(
+  edit: Edit,
+  checks: ChangeChecks<Edit, Changes, F>,
+): E.Either<F | NothingToChange, Changes> {
   const keys = Object.keys(checks) as Array<keyof Edit & keyof Changes>;
   if (keys.every((key) => edit[key] === undefined)) return E.left({ _tag: 'NothingToChange' });
   let changes = {} as Changes;

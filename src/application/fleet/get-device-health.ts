@@ -7,7 +7,10 @@ import type { DeviceNotFound } from './fleet-errors.js';
 export class GetDeviceHealth {
   constructor(private readonly store: DeviceStore) {}
 
-  async execute(input: { wallet: string; deviceId: string }): Promise<E.Either<DeviceNotFound, { readonly deviceId: string; readonly health: HealthReport | null }>> {
+  async execute(input: {
+    wallet: string;
+    deviceId: string;
+  }): Promise<E.Either<DeviceNotFound, { readonly deviceId: string; readonly health: HealthReport | null }>> {
     const device = await this.store.getDevice(input.wallet, input.deviceId);
     if (!device) return E.left({ _tag: 'DeviceNotFound', deviceId: input.deviceId });
     return E.right({ deviceId: device.deviceId, health: device.lastHealth });

@@ -129,7 +129,12 @@ export class GetWalletStats {
       },
       apiKeys: { ...usage, errorRate: usage.requests > 0 ? round4(usage.errors / usage.requests) : null },
       proofsSubmitted: t.proofsSubmitted,
-      verifications: { successful: t.verificationsSuccessful, failed: t.verificationsFailed, total: verifications, successRate: verifications > 0 ? round4(t.verificationsSuccessful / verifications) : null },
+      verifications: {
+        successful: t.verificationsSuccessful,
+        failed: t.verificationsFailed,
+        total: verifications,
+        successRate: verifications > 0 ? round4(t.verificationsSuccessful / verifications) : null,
+      },
       activity: { firstMs: t.firstActivityMs, lastMs: t.lastActivityMs },
       topRobots: kept.topRobots,
       topTasks: kept.topTasks,

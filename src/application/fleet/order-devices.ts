@@ -22,7 +22,8 @@ export class OrderDevices {
     if (orders.length === 0 || orders.length > MAX_DEVICES_PER_ORDER) {
       return E.left({ _tag: 'InvalidDeviceIds', detail: `device_orders must hold 1 to ${MAX_DEVICES_PER_ORDER} devices` });
     }
-    if (new Set(orders.map((o) => o.deviceId)).size !== orders.length) return E.left({ _tag: 'InvalidDeviceIds', detail: 'device_orders must name each device once' });
+    if (new Set(orders.map((o) => o.deviceId)).size !== orders.length)
+      return E.left({ _tag: 'InvalidDeviceIds', detail: 'device_orders must name each device once' });
     if (!orders.every((o) => Number.isSafeInteger(o.sortOrder) && o.sortOrder >= 0 && o.sortOrder <= SORT_ORDER_MAX)) {
       return E.left({ _tag: 'InvalidDeviceIds', detail: `each sort_order must be an integer from 0 to ${SORT_ORDER_MAX}` });
     }

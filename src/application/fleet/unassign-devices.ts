@@ -7,7 +7,11 @@ import { distinctDeviceIds } from './change-membership.js';
 export class UnassignDevices {
   constructor(private readonly store: GroupStore) {}
 
-  async execute(input: { wallet: string; groupId: string; deviceIds: readonly string[] }): Promise<E.Either<InvalidDeviceIds | GroupNotFound | UnknownDevices, GroupChange>> {
+  async execute(input: {
+    wallet: string;
+    groupId: string;
+    deviceIds: readonly string[];
+  }): Promise<E.Either<InvalidDeviceIds | GroupNotFound | UnknownDevices, GroupChange>> {
     const ids = distinctDeviceIds(input.deviceIds);
     if (E.isLeft(ids)) return ids;
     return this.store.unassignDevices(input.wallet, input.groupId, ids.right);

@@ -24,7 +24,11 @@ export function checkColor(color: string | null | undefined): E.Either<InvalidTe
 export class UpdateGroup {
   constructor(private readonly store: GroupStore) {}
 
-  async execute(input: { wallet: string; groupId: string; edit: GroupEdit }): Promise<E.Either<InvalidText | NothingToChange | GroupNotFound | GroupNameTaken, GroupView>> {
+  async execute(input: {
+    wallet: string;
+    groupId: string;
+    edit: GroupEdit;
+  }): Promise<E.Either<InvalidText | NothingToChange | GroupNotFound | GroupNameTaken, GroupView>> {
     const changes = changesOf<GroupEdit, GroupChanges, InvalidText>(input.edit, { name: normalizeName, description: normalizeDescription, color: checkColor });
     if (E.isLeft(changes)) return changes;
     return this.store.updateGroup(input.wallet, input.groupId, changes.right);

@@ -25,7 +25,12 @@ export class CheckAccess {
     private readonly owners: OwnerLookups,
   ) {}
 
-  async execute(input: { wallet: string; owner: string; mint: string; minimum: number }): Promise<E.Either<InvalidAddress | TooManyOwners | BalanceUnavailable, AccessAnswer>> {
+  async execute(input: {
+    wallet: string;
+    owner: string;
+    mint: string;
+    minimum: number;
+  }): Promise<E.Either<InvalidAddress | TooManyOwners | BalanceUnavailable, AccessAnswer>> {
     if (!isWalletAddress(input.owner)) return E.left({ _tag: 'InvalidAddress', field: 'owner' });
     if (!isWalletAddress(input.mint)) return E.left({ _tag: 'InvalidAddress', field: 'mint' });
     const wait = await this.owners.admit(input.wallet, input.owner);

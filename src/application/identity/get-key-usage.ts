@@ -45,7 +45,10 @@ export class GetKeyUsage {
     await this.pending.flush();
     const today = floorTo(this.clock.nowMs(), 'day');
     const from = today - (input.days - 1) * DAY_MS;
-    const [totals, perEndpoint] = await Promise.all([this.history.days(input.keyId, from, today + DAY_MS), this.history.endpointDays(input.keyId, from, today + DAY_MS)]);
+    const [totals, perEndpoint] = await Promise.all([
+      this.history.days(input.keyId, from, today + DAY_MS),
+      this.history.endpointDays(input.keyId, from, today + DAY_MS),
+    ]);
     const everyDay = (rows: ReadonlyArray<KeyUsageDay>): KeyUsageDay[] => {
       const byDay = new Map(rows.map((r) => [r.dayMs, r]));
       return Array.from({ length: input.days }, (_, i) => {

@@ -96,9 +96,12 @@ export class KeyLookupCache implements KeyStore {
     // A lookup already on its way may still answer with the key; it must not be cached.
     for (const [hash, lookup] of this.pending) {
       this.pending.delete(hash);
-      void lookup.then((record) => {
-        if (record?.keyId === keyId) this.entries.delete(hash);
-      }, () => undefined);
+      void lookup.then(
+        (record) => {
+          if (record?.keyId === keyId) this.entries.delete(hash);
+        },
+        () => undefined,
+      );
     }
   }
 }

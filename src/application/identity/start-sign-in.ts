@@ -1,12 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import {
-  nonceFromRandomBytes,
-  SIGN_IN_STATEMENT,
-  SIGN_IN_TTL_MS,
-  signInDomain,
-  signInMessageText,
-  signInUri,
-} from '../../domain/identity/sign-in-message.js';
+import { nonceFromRandomBytes, SIGN_IN_STATEMENT, SIGN_IN_TTL_MS, signInDomain, signInMessageText, signInUri } from '../../domain/identity/sign-in-message.js';
 import { isWalletAddress } from '../../domain/identity/wallet-address.js';
 import type { Clock } from '../ports/clock.js';
 import type { RandomSource } from '../ports/identity-crypto.js';

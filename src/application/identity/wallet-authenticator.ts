@@ -115,7 +115,13 @@ export class WalletAuthenticator implements Authenticator {
     // Only a token whose signature and lifetime hold is looked up: garbage costs no query.
     if (this.options.revoked && (await this.options.revoked.isRevoked(claims.right.jti))) return E.left({ _tag: 'RevokedToken' });
     // The dashboard token is the wallet's owner signed in: it may do everything.
-    return E.right({ wallet: claims.right.wallet, kind: 'jwt', keyId: null, token: { jti: claims.right.jti, expiresAtMs: claims.right.expiresAtMs }, grant: FULL_GRANT });
+    return E.right({
+      wallet: claims.right.wallet,
+      kind: 'jwt',
+      keyId: null,
+      token: { jti: claims.right.jti, expiresAtMs: claims.right.expiresAtMs },
+      grant: FULL_GRANT,
+    });
   }
 
   /**

@@ -40,7 +40,12 @@ export class IntegrateLeaves {
       if (!row) throw new Error(`tile ${tileKey(id)} of the tree's right edge is missing at size ${fromSize}`);
       return { level: id.level, index: id.index, hashes: row };
     });
-    const changed = appendToTiles(this.sha, fromSize, edge, data.map((d) => leafHash(this.sha, d)));
+    const changed = appendToTiles(
+      this.sha,
+      fromSize,
+      edge,
+      data.map((d) => leafHash(this.sha, d)),
+    );
     const moved = await this.tiles.integrate(fromSize, toSize, changed);
     return moved ? E.right({ fromSize, toSize }) : E.left({ _tag: 'IntegrationRaced', fromSize });
   }

@@ -85,7 +85,8 @@ export class LogTree {
       missing.forEach((m, i) => {
         const row = rows[i];
         // The store's size says these hashes exist; a missing tile means the stored tree is damaged.
-        if (!row || row.length < m.width * HASH_SIZE) throw new Error(`tile ${m.key} has ${row ? row.length / HASH_SIZE : 0} hashes; the tree needs ${m.width}`);
+        if (!row || row.length < m.width * HASH_SIZE)
+          throw new Error(`tile ${m.key} has ${row ? row.length / HASH_SIZE : 0} hashes; the tree needs ${m.width}`);
         const expanded = expandTile(this.sha, row);
         levels.set(m.key, expanded);
         this.remember(m.key, { width: row.length / HASH_SIZE, levels: expanded });

@@ -19,4 +19,3 @@ export class ReadTile {
     return E.right({ bytes, immutable: tile.width === TILE_WIDTH });
   }
 }
-

@@ -17,4 +17,3 @@ export async function covered(checkpoints: CheckpointStore, tile: TileRef): Prom
   const size = (await checkpoints.latest())?.size ?? 0;
   return tile.width >= 1 && tile.width <= tileWidth(tile, size);
 }
-

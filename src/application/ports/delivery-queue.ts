@@ -69,7 +69,11 @@ export interface DeliveryQueue {
    * the cursor from `from` to `to`, in one transaction; false, changing nothing, when the
    * cursor was not at `from` (another instance moved it).
    */
-  enqueue(deliveries: readonly { endpointId: string; event: StoredEvent }[], cursor: { name: string; from: number; to: number }, nowMs: number): Promise<boolean>;
+  enqueue(
+    deliveries: readonly { endpointId: string; event: StoredEvent }[],
+    cursor: { name: string; from: number; to: number },
+    nowMs: number,
+  ): Promise<boolean>;
   /**
    * Claims up to `limit` deliveries due at `nowMs` to enabled endpoints, at most `perEndpoint`
    * claimed at once per endpoint (so a slow receiver holds few of the senders), until `nowMs + lockMs`.
@@ -77,7 +81,11 @@ export interface DeliveryQueue {
   claim(nowMs: number, lockMs: number, limit: number, perEndpoint: number): Promise<readonly ClaimedDelivery[]>;
   /** Records attempts, their deliveries' new states, and each endpoint's failing streak. */
   record(outcomes: readonly AttemptOutcome[]): Promise<void>;
-  list(wallet: string, endpointId: string, query: { readonly before?: number; readonly limit: number; readonly state?: DeliveryState }): Promise<DeliveryPage | null>;
+  list(
+    wallet: string,
+    endpointId: string,
+    query: { readonly before?: number; readonly limit: number; readonly state?: DeliveryState },
+  ): Promise<DeliveryPage | null>;
   get(wallet: string, endpointId: string, deliveryId: number): Promise<{ delivery: Delivery; attempts: readonly DeliveryAttempt[] } | null>;
   /** Makes the delivery due now again (the same event id), as the owner's redelivery. */
   redeliver(wallet: string, endpointId: string, deliveryId: number, nowMs: number): Promise<Delivery | null>;

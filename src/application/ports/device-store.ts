@@ -57,7 +57,10 @@ export interface DeviceStore {
    */
   hideDevice(wallet: string, deviceId: string, atMs: number): Promise<Device | null>;
   /** Sets each device's sort order: all, or (an id the wallet has no device for) none, naming those ids. */
-  orderDevices(wallet: string, orders: readonly { readonly deviceId: string; readonly sortOrder: number }[]): Promise<{ readonly unknown: readonly string[]; readonly updated: number }>;
+  orderDevices(
+    wallet: string,
+    orders: readonly { readonly deviceId: string; readonly sortOrder: number }[],
+  ): Promise<{ readonly unknown: readonly string[]; readonly updated: number }>;
   /**
    * Stores a report, creating the device if it is new, and keeps only the newest `keep`
    * reports of the device. The device's last health becomes this report unless a report

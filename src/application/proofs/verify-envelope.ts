@@ -14,7 +14,8 @@ export class VerifyEnvelope {
   /** `received`: the same envelope as received, numbers' text kept, so the ACTO form is judged exactly. */
   async execute(envelope: unknown, wallet?: string, received?: ReceivedEnvelope): Promise<VerificationReport> {
     const report = toReport(this.protocol.check(envelope, received));
-    if (wallet !== undefined && this.stats) await this.stats.store.recordVerifications(wallet, this.stats.clock.nowMs(), report.valid ? 1 : 0, report.valid ? 0 : 1);
+    if (wallet !== undefined && this.stats)
+      await this.stats.store.recordVerifications(wallet, this.stats.clock.nowMs(), report.valid ? 1 : 0, report.valid ? 0 : 1);
     return report;
   }
 }

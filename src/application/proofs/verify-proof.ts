@@ -96,6 +96,14 @@ export function toReport(result: E.Either<ProofFailure, Pick<VerifiedProof, 'pro
     CHECKS.map((name, i) => [name, failedAt === -1 || i < failedAt ? 'passed' : i === failedAt ? 'failed' : 'skipped']),
   ) as Record<CheckName, CheckStatus>;
   return isRight(result)
-    ? { valid: true, proof_id: result.right.proofId, reason: null, code: null, checks, canonical_form: result.right.canonicalForm ?? null, hash_alg: result.right.hashAlg ?? null }
+    ? {
+        valid: true,
+        proof_id: result.right.proofId,
+        reason: null,
+        code: null,
+        checks,
+        canonical_form: result.right.canonicalForm ?? null,
+        hash_alg: result.right.hashAlg ?? null,
+      }
     : { valid: false, proof_id: null, reason: describeFailure(result.left), code: failureCode(result.left._tag), checks, canonical_form: null, hash_alg: null };
 }

@@ -77,7 +77,13 @@ export interface StatusChange {
 }
 
 export function statusChanged(change: StatusChange, atMs: number): NewEvent {
-  const data: DeviceStatusChangedData = { device_id: change.deviceId, from: change.from, to: change.to, why: change.why, last_seen_at: toRfc3339(change.lastSeenMs) };
+  const data: DeviceStatusChangedData = {
+    device_id: change.deviceId,
+    from: change.from,
+    to: change.to,
+    why: change.why,
+    last_seen_at: toRfc3339(change.lastSeenMs),
+  };
   return { wallet: change.wallet, type: 'device.status_changed', atMs, data };
 }
 

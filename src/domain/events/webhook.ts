@@ -60,7 +60,8 @@ export function checkWebhookUrl(text: string): E.Either<InvalidWebhookUrl, URL> 
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return invalid('scheme', `url must use https or http, not ${url.protocol.replace(/:$/, '')}`);
   if (url.hostname === '') return invalid('malformed', 'url has no host');
-  if (url.username !== '' || url.password !== '') return invalid('credentials', 'url must not carry a user name or password; put a token in the path or query instead');
+  if (url.username !== '' || url.password !== '')
+    return invalid('credentials', 'url must not carry a user name or password; put a token in the path or query instead');
   if (url.hash !== '') return invalid('fragment', 'url must not have a #fragment: it is never sent to the server');
   return E.right(url);
 }

@@ -104,7 +104,8 @@ export const DERIVED_STATUS_RULES = {
  * memory_percent is sent.
  */
 export function deriveHealthLevel(r: Omit<HealthReadings, 'status'>): HealthLevel {
-  const memory = r.memoryPercent ?? (r.memoryUsedMb !== null && r.memoryTotalMb !== null && r.memoryTotalMb > 0 ? (100 * r.memoryUsedMb) / r.memoryTotalMb : null);
+  const memory =
+    r.memoryPercent ?? (r.memoryUsedMb !== null && r.memoryTotalMb !== null && r.memoryTotalMb > 0 ? (100 * r.memoryUsedMb) / r.memoryTotalMb : null);
   const hottest = Math.max(r.cpuTemperatureC ?? -Infinity, r.temperatureC ?? -Infinity);
   const discharging = r.batteryCharging !== true && r.batteryPercent !== null;
   const crosses = (rule: { percentAtLeast: number; temperatureAtLeastC: number; batteryAtMost: number }, withCpu: boolean) =>
@@ -138,14 +139,22 @@ export function checkHealthReadings(r: HealthReadings): E.Either<InvalidHealthRe
   for (const [field, value, { min, max }] of ranges) {
     if (value !== null && !(Number.isFinite(value) && value >= min && value <= max)) return invalid(field, `must be a number from ${min} to ${max}`);
   }
-  if (r.memoryUsedMb !== null && r.memoryTotalMb !== null && r.memoryUsedMb > r.memoryTotalMb) return invalid('memory_used_mb', 'must not exceed memory_total_mb');
-  for (const [field, flag] of [['battery_charging', r.batteryCharging], ['network_connected', r.networkConnected]] as const) {
+  if (r.memoryUsedMb !== null && r.memoryTotalMb !== null && r.memoryUsedMb > r.memoryTotalMb)
+    return invalid('memory_used_mb', 'must not exceed memory_total_mb');
+  for (const [field, flag] of [
+    ['battery_charging', r.batteryCharging],
+    ['network_connected', r.networkConnected],
+  ] as const) {
     if (flag !== null && typeof flag !== 'boolean') return invalid(field, 'must be true, false or null');
   }
-  if (r.message !== null && !hasCharacters(r.message, 0, HEALTH_LIMITS.messageMax)) return invalid('message', `must be at most ${HEALTH_LIMITS.messageMax} characters`);
+  if (r.message !== null && !hasCharacters(r.message, 0, HEALTH_LIMITS.messageMax))
+    return invalid('message', `must be at most ${HEALTH_LIMITS.messageMax} characters`);
   // Texts are stored as text, which cannot hold U+0000 on PostgreSQL.
   if (r.message !== null && r.message.includes('\u0000')) return invalid('message', 'must not contain U+0000 (NUL)');
-  if (r.networkType !== null && !(typeof r.networkType === 'string' && hasCharacters(r.networkType, 1, HEALTH_LIMITS.networkTypeMax) && !r.networkType.includes('\u0000'))) {
+  if (
+    r.networkType !== null &&
+    !(typeof r.networkType === 'string' && hasCharacters(r.networkType, 1, HEALTH_LIMITS.networkTypeMax) && !r.networkType.includes('\u0000'))
+  ) {
     return invalid('network_type', `must be 1 to ${HEALTH_LIMITS.networkTypeMax} characters, without U+0000`);
   }
   if (r.metrics !== null) {

@@ -52,7 +52,17 @@ export function parseSignInMessage(text: string): SignInMessage | null {
   const m = MESSAGE.exec(text);
   if (!m) return null;
   const [, domain, address, statement, uri, , chainId, nonce, issuedAt, expirationTime] = m as unknown as string[];
-  return { domain: domain!, address: address!, statement: statement!, uri: uri!, version: '1', chainId: chainId!, nonce: nonce!, issuedAt: issuedAt!, expirationTime: expirationTime! };
+  return {
+    domain: domain!,
+    address: address!,
+    statement: statement!,
+    uri: uri!,
+    version: '1',
+    chainId: chainId!,
+    nonce: nonce!,
+    issuedAt: issuedAt!,
+    expirationTime: expirationTime!,
+  };
 }
 
 /** The SIWS `domain` of an origin: its host, with the port when it is not the scheme's default. */

@@ -40,7 +40,10 @@ const lsb = (n: number): boolean => n % 2 === 1;
 export function verifyInclusion(sha: Sha256, proof: InclusionProof, root: Uint8Array): E.Either<LogProofFailure, void> {
   const { leafIndex, treeSize, hashes } = proof;
   if (!isSize(leafIndex) || !isSize(treeSize) || leafIndex >= treeSize) return E.left({ _tag: 'LeafIndexBeyondTree', leafIndex, treeSize });
-  const bad = malformed(hashes, [['leaf hash', proof.leafHash], ['root hash', root]]);
+  const bad = malformed(hashes, [
+    ['leaf hash', proof.leafHash],
+    ['root hash', root],
+  ]);
   if (bad) return E.left(bad);
   const expected = inclusionPlan(leafIndex, treeSize).length;
   if (hashes.length !== expected) return E.left({ _tag: 'ProofLengthWrong', expected, actual: hashes.length });
@@ -75,7 +78,10 @@ export function verifyInclusion(sha: Sha256, proof: InclusionProof, root: Uint8A
 export function verifyConsistency(sha: Sha256, proof: ConsistencyProof, firstRoot: Uint8Array, secondRoot: Uint8Array): E.Either<LogProofFailure, void> {
   const { first, second, hashes } = proof;
   if (!isSize(first) || !isSize(second) || first === 0 || first > second) return E.left({ _tag: 'TreeSizesInvalid', first, second });
-  const bad = malformed(hashes, [['first root hash', firstRoot], ['second root hash', secondRoot]]);
+  const bad = malformed(hashes, [
+    ['first root hash', firstRoot],
+    ['second root hash', secondRoot],
+  ]);
   if (bad) return E.left(bad);
   const expected = consistencyPlan(first, second).length;
   if (hashes.length !== expected) return E.left({ _tag: 'ProofLengthWrong', expected, actual: hashes.length });

@@ -103,7 +103,8 @@ export function unstorableProof(record: ProofRecord): UnstorableProof | null {
 }
 
 function unstorableValue(value: string, path: () => string): UnstorableProof | null {
-  if (!hasCharacters(value, 0, MAX_INDEXED_LENGTH)) return { _tag: 'UnstorableProof', problem: 'too_long', path: path(), length: characterCount(value), max: MAX_INDEXED_LENGTH };
+  if (!hasCharacters(value, 0, MAX_INDEXED_LENGTH))
+    return { _tag: 'UnstorableProof', problem: 'too_long', path: path(), length: characterCount(value), max: MAX_INDEXED_LENGTH };
   if (value.includes(NUL)) return { _tag: 'UnstorableProof', problem: 'nul', path: path() };
   return null;
 }

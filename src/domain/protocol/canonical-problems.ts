@@ -69,7 +69,8 @@ function visitObject(object: object, path: string, open: Set<object>): Canonical
   for (const name of Object.keys(record).sort()) {
     const member = record[name];
     if (member === undefined) continue;
-    if (LONE_SURROGATE.test(name)) return { path, problem: `has a member name with a lone surrogate (${JSON.stringify(name)}), which has no canonical JSON form` };
+    if (LONE_SURROGATE.test(name))
+      return { path, problem: `has a member name with a lone surrogate (${JSON.stringify(name)}), which has no canonical JSON form` };
     const found = visit(member, memberPath(path, name), open);
     if (found) return found;
   }

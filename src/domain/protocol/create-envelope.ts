@@ -1,15 +1,7 @@
 import type { CanonicalJson } from './canonical.js';
 import { digestOf, type Blake3, type Signer } from './crypto.js';
 import { encodeBase64, utf8 } from './encoding.js';
-import {
-  HASH_ALG,
-  PROTOCOL_VERSION,
-  SIGNATURE_ALG,
-  type JsonObject,
-  type ProofEnvelope,
-  type ProofPayload,
-  type TelemetryEvent,
-} from './envelope.js';
+import { HASH_ALG, PROTOCOL_VERSION, SIGNATURE_ALG, type JsonObject, type ProofEnvelope, type ProofPayload, type TelemetryEvent } from './envelope.js';
 
 export interface EnvelopeInput {
   readonly taskId: string;

@@ -42,10 +42,7 @@ export function safety(events: readonly TelemetryEvent[], p: ScoringParameters, 
   }
   if (!explain) return result(reporting === 0 ? p.safetyWithoutOk : ok / reporting, '');
   if (reporting === 0) {
-    return result(
-      p.safetyWithoutOk,
-      `no event carries a boolean data.ok, so safety takes the neutral value ${p.safetyWithoutOk}`,
-    );
+    return result(p.safetyWithoutOk, `no event carries a boolean data.ok, so safety takes the neutral value ${p.safetyWithoutOk}`);
   }
   const failed = reporting - ok;
   const skipped = events.length - reporting;

@@ -15,13 +15,7 @@ import type { ScoringParameters } from './scoring-policy.js';
  *   - ts ≤ now + clockSkew.
  * Each event counts once however many rules it breaks; the reason counts each rule broken.
  */
-export function temporal(
-  events: readonly TelemetryEvent[],
-  createdAtMs: number | null,
-  nowMs: number,
-  p: ScoringParameters,
-  explain = true,
-): ComponentResult {
+export function temporal(events: readonly TelemetryEvent[], createdAtMs: number | null, nowMs: number, p: ScoringParameters, explain = true): ComponentResult {
   if (events.length === 0) {
     return result(p.temporalWithoutEvents, `no events to check, so temporal takes the neutral value ${p.temporalWithoutEvents}`);
   }

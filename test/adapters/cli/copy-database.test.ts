@@ -93,6 +93,10 @@ test('copy-database refuses a target holding rows (exit 1, nothing written), a b
   t.deepEqual(again, { code: 1, stdout: '', stderr: 'the target already holds rows in wallets: copy into a newly created, empty database' });
 
   t.deepEqual(await copy(['mysql://x'], dir, env), { code: 2, stdout: '', stderr: 'target-url: must start with sqlite: or postgres:// (got "mysql:")' });
-  t.deepEqual(await copy(['sqlite::memory:'], dir, env), { code: 2, stdout: '', stderr: 'target-url: an in-memory database is gone when the command ends; name a file or a PostgreSQL database' });
+  t.deepEqual(await copy(['sqlite::memory:'], dir, env), {
+    code: 2,
+    stdout: '',
+    stderr: 'target-url: an in-memory database is gone when the command ends; name a file or a PostgreSQL database',
+  });
   t.deepEqual(await copy([], dir, env), { code: 2, stdout: '', stderr: 'missing target-url (see --help)' });
 });

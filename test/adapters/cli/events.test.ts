@@ -25,7 +25,13 @@ const PARSES: Array<[string, string, SseMessage[], string, number | null]> = [
   ['an id carries over to the next event', 'id: 1\ndata: a\n\ndata: b\n\n', [m('1', 'a'), m('1', 'b')], '1', null],
   ['an id alone moves the resume point', 'id: 7\n\n', [], '7', null],
   ['an unfinished event is not dispatched, nor its id kept', 'id: 1\ndata: a\n\nid: 2\ndata: {"par', [m('1', 'a')], '1', null],
-  ['event types, an id holding NUL ignored, unknown fields ignored', 'id: 3\nevent: ping\nfoo: bar\ndata: x\n\nid: 4\0\ndata: y\n\n', [m('3', 'x', 'ping'), m('3', 'y')], '3', null],
+  [
+    'event types, an id holding NUL ignored, unknown fields ignored',
+    'id: 3\nevent: ping\nfoo: bar\ndata: x\n\nid: 4\0\ndata: y\n\n',
+    [m('3', 'x', 'ping'), m('3', 'y')],
+    '3',
+    null,
+  ],
 ];
 for (const [name, input, messages, lastEventId, retryMs] of PARSES) {
   test(`parseSse: ${name}`, (t) => {
@@ -44,15 +50,33 @@ for (const [name, input, messages, lastEventId, retryMs] of PARSES) {
 }
 
 const PROOF = '762172e1996241d45ee16ae9582317e61596752e21c7578c21994ec1f3f56515';
-const event = (n: number, type: string, data: object) => ({ id: `evt_${String(n).padStart(16, '0')}`, type, timestamp: '2026-12-05T10:00:00.000Z', wallet: WALLET_A, data });
+const event = (n: number, type: string, data: object) => ({
+  id: `evt_${String(n).padStart(16, '0')}`,
+  type,
+  timestamp: '2026-12-05T10:00:00.000Z',
+  wallet: WALLET_A,
+  data,
+});
 const accepted = (n: number) => event(n, 'proof.accepted', { proof_id: PROOF, log_index: n, task_id: `pick-${n}`, robot_id: 'arm-07', run_id: null });
 const LINES: Array<[object, string]> = [
   [accepted(12), '2026-12-05T10:00:00.000Z proof.accepted 7621…56515 task=pick-12 robot=arm-07 leaf=12'],
-  [event(1, 'proof.rejected', { code: 'signature_invalid', check: 'signature', detail: 'bad\x1b[2Jsig', proof_id: null, task_id: 'a b', robot_id: null }), '2026-12-05T10:00:00.000Z proof.rejected signature_invalid check=signature task="a b": bad\\u{1b}[2Jsig'],
+  [
+    event(1, 'proof.rejected', { code: 'signature_invalid', check: 'signature', detail: 'bad\x1b[2Jsig', proof_id: null, task_id: 'a b', robot_id: null }),
+    '2026-12-05T10:00:00.000Z proof.rejected signature_invalid check=signature task="a b": bad\\u{1b}[2Jsig',
+  ],
   [event(2, 'proof.logged', { proof_id: PROOF, log_index: 3, tree_size: 9, hashes: [] }), '2026-12-05T10:00:00.000Z proof.logged 7621…56515 leaf=3 tree=9'],
-  [event(3, 'device.status_changed', { device_id: 'arm-07', from: 'online', to: 'offline', why: 'silence' }), '2026-12-05T10:00:00.000Z device.status_changed arm-07 online→offline (silence)'],
-  [event(4, 'device.status_changed', { device_id: 'arm\u202e-1\n', from: null, to: 'online', why: 'proof' }), '2026-12-05T10:00:00.000Z device.status_changed "arm\\u{202e}-1\\n" new→online (proof)'],
-  [event(5, 'key.created', { key_id: 'key_Q1', name: 'line robots', prefix: 'pr_live_5Hq3' }), '2026-12-05T10:00:00.000Z key.created key_Q1 "line robots" prefix=pr_live_5Hq3'],
+  [
+    event(3, 'device.status_changed', { device_id: 'arm-07', from: 'online', to: 'offline', why: 'silence' }),
+    '2026-12-05T10:00:00.000Z device.status_changed arm-07 online→offline (silence)',
+  ],
+  [
+    event(4, 'device.status_changed', { device_id: 'arm\u202e-1\n', from: null, to: 'online', why: 'proof' }),
+    '2026-12-05T10:00:00.000Z device.status_changed "arm\\u{202e}-1\\n" new→online (proof)',
+  ],
+  [
+    event(5, 'key.created', { key_id: 'key_Q1', name: 'line robots', prefix: 'pr_live_5Hq3' }),
+    '2026-12-05T10:00:00.000Z key.created key_Q1 "line robots" prefix=pr_live_5Hq3',
+  ],
   [event(6, 'fleet.renamed', { a: 1 }), '2026-12-05T10:00:00.000Z fleet.renamed {"a":1}'],
 ];
 test('eventLine: one line per type, what devices wrote escaped, an unknown type as its JSON', (t) => {
@@ -94,17 +118,26 @@ function startTail(args: string[], env: Record<string, string>, o: { gated?: boo
   const done = createEventsCommand(env, deps)
     .run(['tail', ...args], { stdout: out, stderr: err, stdin: Readable.from([]), cwd: process.cwd() })
     .catch((error: unknown) => (error instanceof CliError ? (err.write(error.message), error.exitCode) : Promise.reject(error)));
-  const until = (sink: Sink, ok: (text: string) => boolean) => Promise.race([sink.until(ok), done.then((code) => Promise.reject(new Error(`exited ${code}: ${err.text}`)))]);
+  const until = (sink: Sink, ok: (text: string) => boolean) =>
+    Promise.race([sink.until(ok), done.then((code) => Promise.reject(new Error(`exited ${code}: ${err.text}`)))]);
   return { out, err, waits, done, release, interrupt: () => interrupt(), until };
 }
 
-const as = (registry: { url: string }, wallet = WALLET_A, key = `test:${wallet}`) => ({ PROOF_REGISTRY_URL: registry.url, PROOF_REGISTRY_API_KEY: key, PROOF_REGISTRY_WALLET: wallet });
+const as = (registry: { url: string }, wallet = WALLET_A, key = `test:${wallet}`) => ({
+  PROOF_REGISTRY_URL: registry.url,
+  PROOF_REGISTRY_API_KEY: key,
+  PROOF_REGISTRY_WALLET: wallet,
+});
 const submit = async (registry: TestRegistry, taskId: string) => {
   const reply = await registry.call(WALLET_A, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId, robotId: 'arm-07' }) });
   if (reply.status !== 200) throw new Error(JSON.stringify(reply.body));
   return reply.body.proof_id as string;
 };
-const lines = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: string; type: string; data: { proof_id: string } });
+const lines = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { id: string; type: string; data: { proof_id: string } });
 
 test('tail --json --count 3 prints the events after --after as the stream sends them, one per line, and stops', async (t) => {
   const registry = await startTestRegistry({ env: { EVENT_POLL_MS: '10' } });
@@ -117,7 +150,10 @@ test('tail --json --count 3 prints the events after --after as the stream sends 
   ids.push(await submit(registry, 'cli-3'));
   t.is(await tail.done, 0, tail.err.text);
   const printed = lines(tail.out.text);
-  t.deepEqual(printed.map((e) => e.data.proof_id), ids);
+  t.deepEqual(
+    printed.map((e) => e.data.proof_id),
+    ids,
+  );
   const feed = (await registry.call(WALLET_A, 'GET', `/v1/events?types=proof.accepted&after=${before}`)).body.items as unknown[];
   t.is(tail.out.text, feed.map((e) => `${JSON.stringify(e)}\n`).join(''), 'each event as the service renders it, nothing else');
   t.regex(tail.err.text, new RegExp(`^proof-registry: following the events of ${WALLET_A} at ${registry.url}, after ${before}\n$`));
@@ -142,7 +178,11 @@ test('a restart of the registry: tail reconnects with the last id printed, and p
   tail.release();
   t.is(await tail.done, 0, tail.err.text);
   const printed = lines(tail.out.text);
-  t.deepEqual(printed.map((e) => e.data.proof_id), ids, 'every proof once, in order');
+  t.deepEqual(
+    printed.map((e) => e.data.proof_id),
+    ids,
+    'every proof once, in order',
+  );
   t.deepEqual(tail.waits, [3000], "the wait the service's retry: asks for");
   t.true(tail.err.text.includes(`reconnected, resuming after ${printed[1]!.id}\n`), tail.err.text);
 });
@@ -173,16 +213,26 @@ test('a cut inside an event, then a 503: tail waits as told, resumes after the l
     (res) => res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"detail":"busy"}'),
     (res) => stream(res, frame(e3) + frame(e4) + frame(accepted(5))),
   ]);
-  const tail = startTail(['--json', '--count', '4', '--types', 'proof.accepted,key.created'], { PROOF_REGISTRY_URL: server.url, PROOF_REGISTRY_API_KEY: 'pr_live_x', PROOF_REGISTRY_WALLET: WALLET_A });
+  const tail = startTail(['--json', '--count', '4', '--types', 'proof.accepted,key.created'], {
+    PROOF_REGISTRY_URL: server.url,
+    PROOF_REGISTRY_API_KEY: 'pr_live_x',
+    PROOF_REGISTRY_WALLET: WALLET_A,
+  });
   t.is(await tail.done, 0, tail.err.text);
   t.is(tail.out.text, [e1, e2, e3, e4].map((e) => `${JSON.stringify(e)}\n`).join(''));
-  t.deepEqual(server.seen.map((r) => [r.url, r.headers['last-event-id'], r.headers.authorization, r.headers['x-wallet-address']]), [
-    ['/v1/events/stream?types=proof.accepted%2Ckey.created', undefined, 'Bearer pr_live_x', WALLET_A],
-    ['/v1/events/stream?types=proof.accepted%2Ckey.created', e2.id, 'Bearer pr_live_x', WALLET_A],
-    ['/v1/events/stream?types=proof.accepted%2Ckey.created', e2.id, 'Bearer pr_live_x', WALLET_A],
-  ]);
+  t.deepEqual(
+    server.seen.map((r) => [r.url, r.headers['last-event-id'], r.headers.authorization, r.headers['x-wallet-address']]),
+    [
+      ['/v1/events/stream?types=proof.accepted%2Ckey.created', undefined, 'Bearer pr_live_x', WALLET_A],
+      ['/v1/events/stream?types=proof.accepted%2Ckey.created', e2.id, 'Bearer pr_live_x', WALLET_A],
+      ['/v1/events/stream?types=proof.accepted%2Ckey.created', e2.id, 'Bearer pr_live_x', WALLET_A],
+    ],
+  );
   t.deepEqual(tail.waits, [10, 2000], "the service's retry: first, then its Retry-After, doubled on the second failure in a row");
-  t.regex(tail.err.text, /connection lost \(.+\); reconnecting in 0 s\n.*the service answered 503 busy; reconnecting in 2 s\n.*reconnected, resuming after evt_0+2\n$/s);
+  t.regex(
+    tail.err.text,
+    /connection lost \(.+\); reconnecting in 0 s\n.*the service answered 503 busy; reconnecting in 2 s\n.*reconnected, resuming after evt_0+2\n$/s,
+  );
 });
 
 test('a connection that goes silent is dropped and followed again', async (t) => {
@@ -212,7 +262,10 @@ test('refusals exit 1 with the detail: a wrong key (401), a key of another walle
   const refusing = await stub(t, [(res) => res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":"after: too old"}')]);
   const notAStream = await stub(t, [(res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>')]);
   cases.push([{ ...as(refusing), PROOF_REGISTRY_API_KEY: 'k' }, /^GET \/v1\/events\/stream: 422 after: too old$/]);
-  cases.push([{ ...as(notAStream), PROOF_REGISTRY_API_KEY: 'k' }, /^GET \/v1\/events\/stream answered text\/html, not an event stream: is http:\/\/127\.0\.0\.1:\d+ a Proof Registry\?$/]);
+  cases.push([
+    { ...as(notAStream), PROOF_REGISTRY_API_KEY: 'k' },
+    /^GET \/v1\/events\/stream answered text\/html, not an event stream: is http:\/\/127\.0\.0\.1:\d+ a Proof Registry\?$/,
+  ]);
   for (const [env, message] of cases) {
     const tail = startTail([], env);
     t.is(await tail.done, 1);
@@ -229,7 +282,10 @@ test('usage errors exit 2 before anything is sent: an unknown type (with the lis
   await new Promise((resolve) => closed.close(resolve));
   const given = ['--key', 'k', '--wallet', WALLET_A, '--url', nobody];
   const cases: Array<[string[], RegExp]> = [
-    [['tail', '--types', 'proof.accepted,proof.acepted', ...given], /unknown event type "proof\.acepted"; the types are proof\.accepted, proof\.rejected, proof\.logged, device\.status_changed, key\.created, key\.updated, key\.deleted\n$/],
+    [
+      ['tail', '--types', 'proof.accepted,proof.acepted', ...given],
+      /unknown event type "proof\.acepted"; the types are proof\.accepted, proof\.rejected, proof\.logged, device\.status_changed, key\.created, key\.updated, key\.deleted\n$/,
+    ],
     [['tail', '--after', 'evt_12x', ...given], /--after must be an event id/],
     [['tail', '--after', 'evt_0000000000000001', '--from-start', ...given], /give one/],
     [['tail', '--count', '0', ...given], /--count must be a whole number/],
@@ -250,13 +306,22 @@ test('the bin, on the session login saved, exits 0 on SIGINT and SIGTERM with wh
   const registry = await startTestRegistry({ env: { EVENT_POLL_MS: '10' } });
   t.teardown(() => registry.close());
   const dir = tempDir(t);
-  writeFileSync(join(dir, 'session.json'), JSON.stringify({ url: registry.url, wallet: WALLET_A, access_token: `test:${WALLET_A}`, expires_at: '2999-01-01T00:00:00Z' }));
+  writeFileSync(
+    join(dir, 'session.json'),
+    JSON.stringify({ url: registry.url, wallet: WALLET_A, access_token: `test:${WALLET_A}`, expires_at: '2999-01-01T00:00:00Z' }),
+  );
   await submit(registry, 'signal');
   await Promise.all(
     (['SIGINT', 'SIGTERM'] as const).map(async (signal) => {
       const child = spawn(process.execPath, [BIN, 'events', 'tail', '--from-start', '--types', 'proof.accepted'], {
         cwd: dir,
-        env: { ...process.env, PROOF_REGISTRY_FROM_SOURCE: '1', PROOF_REGISTRY_SESSION: join(dir, 'session.json'), PROOF_REGISTRY_API_KEY: '', PROOF_REGISTRY_URL: '' },
+        env: {
+          ...process.env,
+          PROOF_REGISTRY_FROM_SOURCE: '1',
+          PROOF_REGISTRY_SESSION: join(dir, 'session.json'),
+          PROOF_REGISTRY_API_KEY: '',
+          PROOF_REGISTRY_URL: '',
+        },
       });
       const [out, err] = [new Sink(), new Sink()];
       child.stdout.setEncoding('utf8').on('data', out.write);

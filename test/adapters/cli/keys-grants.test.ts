@@ -69,7 +69,10 @@ test.serial('create --preset robot --robot r-1 makes a key holding the robot sco
 
   const text = await w.keys('create', 'auditors', '--scope', 'proofs:read,verify', '--scope', 'fleet:read', '--robot', 'r-2,r-3', '--robot', 'r-2');
   t.is(text.code, 0, text.stderr);
-  t.regex(text.stdout, /^Created API key key_\S+ \("auditors"\): active; scopes proofs:read,verify,fleet:read; robots r-2,r-3; expires never\. The key, shown this once:\n\n {2}pr_live_\S+\n/);
+  t.regex(
+    text.stdout,
+    /^Created API key key_\S+ \("auditors"\): active; scopes proofs:read,verify,fleet:read; robots r-2,r-3; expires never\. The key, shown this once:\n\n {2}pr_live_\S+\n/,
+  );
   t.regex((await w.keys('create', 'everything', '--preset', 'full')).stdout, /: active; scopes full; robots any; expires never\./);
   t.deepEqual((await w.listed())[2]!.scopes.length, 8);
 
@@ -81,7 +84,10 @@ test.serial('create --preset robot --robot r-1 makes a key holding the robot sco
   t.regex(lines[2]!, /auditors\s+pr_live_\S+\s+proofs:read,verify,fleet:read\s+r-2,r-3\s+never\s+active\s/);
   t.regex(lines[3]!, /everything\s+pr_live_\S+\s+full\s+any\s+never\s+active\s/);
   const json = JSON.parse((await w.keys('list', '--json')).stdout) as Array<Listed & { request_count: number }>;
-  t.deepEqual(json.map((k) => k.scopes.length), [2, 3, 8]);
+  t.deepEqual(
+    json.map((k) => k.scopes.length),
+    [2, 3, 8],
+  );
   t.deepEqual(json[0]!.request_count, 1);
 });
 
@@ -110,7 +116,10 @@ test.serial('an unknown scope or preset, or --preset with --scope, is refused be
   const w = await signedIn(t, 73);
   const scope = await w.keys('create', 'typo', '--scope', 'proofs:write,proof:read');
   t.is(scope.code, 2);
-  t.is(scope.stderr, 'unknown scope "proof:read"; the scopes are proofs:write, proofs:read, verify, fleet:read, fleet:write, health:write, stats:read, events:read (presets: robot, auditor, full)');
+  t.is(
+    scope.stderr,
+    'unknown scope "proof:read"; the scopes are proofs:write, proofs:read, verify, fleet:read, fleet:write, health:write, stats:read, events:read (presets: robot, auditor, full)',
+  );
   const preset = await w.keys('create', 'typo', '--preset', 'robots');
   t.regex(preset.stderr, /^unknown preset "robots"; the presets are robot, auditor, full/);
   t.regex((await w.keys('create', 'both', '--preset', 'robot', '--scope', 'verify')).stderr, /--preset and --scope both say what the key may do: give one/);
@@ -143,7 +152,10 @@ test.serial('disable refuses the key (401) until enable; rename shows in keys li
   t.is(renamed.stdout, `Renamed API key ${keyId} ("north line"): active; scopes full; robots any; expires never.\n`);
   const lines = (await w.keys('list')).stdout.trim().split('\n');
   t.regex(lines[1]!, new RegExp(`^${keyId}\\s+north line\\s`));
-  t.deepEqual((await w.listed()).map((k) => k.name), ['north line']);
+  t.deepEqual(
+    (await w.listed()).map((k) => k.name),
+    ['north line'],
+  );
 
   t.regex((await w.keys('rename', keyId, 'north', 'line')).stderr, /keys rename takes <key_id> <new name> \(quote a name that holds spaces\)/);
   t.regex((await w.keys('rename', keyId, ' ')).stderr, /^PATCH \/v1\/keys\/\S+: 422 /);

@@ -30,7 +30,10 @@ test('set, get and list balances in the database the service reads', async (t) =
   t.is((await ledger(['get', WALLET_A], dir)).stdout, `${WALLET_A} 50000\n`);
   t.is((await ledger(['get', WALLET_B.replace('9', '8')], dir)).stdout.split(' ')[1], '0\n');
   const listed = (await ledger(['list'], dir)).stdout.trim().split('\n');
-  t.deepEqual(listed.map((l) => l.split(' ').slice(0, 2).join(' ')), [`${WALLET_A} 50000`, `${WALLET_B} 12.5`]);
+  t.deepEqual(
+    listed.map((l) => l.split(' ').slice(0, 2).join(' ')),
+    [`${WALLET_A} 50000`, `${WALLET_B} 12.5`],
+  );
   const json = JSON.parse((await ledger(['get', WALLET_A, '--json'], dir)).stdout) as Record<string, unknown>;
   t.like(json, { wallet: WALLET_A, mint: LOCAL_ACCESS_MINT, amount: '50000' });
 

@@ -12,7 +12,9 @@ import { cli, tempDir } from './harness.js';
 
 /** A registry with the log key in `keyFile`, whose log advances when the test says. */
 async function registry(t: ExecutionContext, dir: string, keyFile: string): Promise<TestRegistry & { advance(): Promise<void> }> {
-  const r = await startTestRegistry({ env: { DATA_DIR: dir, LOG_CHECKPOINT_INTERVAL_MS: '3600000', LOG_SIGNING_KEY_FILE: keyFile, LOG_ORIGIN: 'registry.example/log' } });
+  const r = await startTestRegistry({
+    env: { DATA_DIR: dir, LOG_CHECKPOINT_INTERVAL_MS: '3600000', LOG_SIGNING_KEY_FILE: keyFile, LOG_ORIGIN: 'registry.example/log' },
+  });
   t.teardown(() => r.close());
   const maintenance = await resolve(r.container, LOG.Maintenance);
   return {

@@ -62,7 +62,10 @@ test.serial('login signs in with a Solana keypair file and keeps the session rea
   t.regex(lines[1]!, /line robots\s+pr_live_\S+\s+full\s+any\s+never\s+active\s.* 1\s+0$/);
   t.false(listed.stdout.includes(key), 'the key itself is never listed');
   const json = JSON.parse((await run(keys, ['list', '--json'], dir)).stdout) as Array<{ key_id: string; request_count: number }>;
-  t.deepEqual(json.map((k) => [k.key_id, k.request_count]), [[keyId, 1]]);
+  t.deepEqual(
+    json.map((k) => [k.key_id, k.request_count]),
+    [[keyId, 1]],
+  );
 
   const text = await run(keys, ['create', 'second'], dir);
   t.regex(text.stdout, /The key, shown this once:\n\n {2}pr_live_\S+\n/);

@@ -36,7 +36,10 @@ test('migrate on PostgreSQL, twice at once: each migration is applied once', asy
   const { url, admin } = await postgresSchemaUrl(t, 'cli_migrate');
   const env = { DATABASE_URL: url };
   const runs = await Promise.all([migrate([], tempDir(t), env), migrate([], tempDir(t), env)]);
-  t.true(runs.every((r) => r.code === 0), JSON.stringify(runs));
+  t.true(
+    runs.every((r) => r.code === 0),
+    JSON.stringify(runs),
+  );
   t.deepEqual(runs.flatMap((r) => r.stdout.split('\n').filter((l) => l.startsWith('applied'))).sort(), names.map((n) => `applied  ${n}`).sort());
   t.deepEqual(await appliedMigrations(admin), names);
 });

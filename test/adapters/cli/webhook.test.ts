@@ -23,7 +23,12 @@ const args = (signature = SIGNATURE) => ['webhook', 'verify', '--secret', SECRET
 async function withEnv(env: Record<string, string>, argv: string[], cwd: string, stdin = '') {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, stdin: Readable.from([Buffer.from(stdin, 'utf8')]), cwd };
+  const io = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: Readable.from([Buffer.from(stdin, 'utf8')]),
+    cwd,
+  };
   const code = await createWebhookCommand(env)
     .run(argv, io)
     .catch((error: unknown) => {
@@ -82,7 +87,10 @@ test('a tampered body, id or signature is invalid: exit 1 with the reason', asyn
     t.is(r.code, 1, file);
     t.is(r.stdout, 'invalid: no signature matches\n');
   }
-  const otherId = await cli([...args(), 'body.json'].map((a) => (a === ID ? `${ID}x` : a)), dir);
+  const otherId = await cli(
+    [...args(), 'body.json'].map((a) => (a === ID ? `${ID}x` : a)),
+    dir,
+  );
   t.is(otherId.code, 1);
   const noV1 = await cli([...args(SIGNATURE.replace('v1,', 'v2,')), 'body.json'], dir);
   t.is(noV1.code, 1);
@@ -95,7 +103,11 @@ test('the body is compared as bytes, not as decoded text', async (t) => {
   writeFileSync(join(dir, 'raw.bin'), bytes);
   const signature = signatureHeader([SECRET], ID, TS, bytes);
   t.is((await cli([...args(signature), 'raw.bin'], dir)).code, 0);
-  t.is((await cli([...args(signatureHeader([SECRET], ID, TS, bytes.toString('utf8'))), 'raw.bin'], dir)).code, 1, 'the text a lossy decode gives is another body');
+  t.is(
+    (await cli([...args(signatureHeader([SECRET], ID, TS, bytes.toString('utf8'))), 'raw.bin'], dir)).code,
+    1,
+    'the text a lossy decode gives is another body',
+  );
 });
 
 test('a timestamp beyond the tolerance is invalid; --tolerance widens it', async (t) => {
@@ -111,15 +123,43 @@ test('a timestamp beyond the tolerance is invalid; --tolerance widens it', async
   t.is((await cli([...base, '--now', String(TS + 3600), '--tolerance', '3600', 'body.json'], dir)).code, 0);
   // Without --now, this machine's clock decides.
   const nowS = Math.floor(Date.now() / 1000);
-  const fresh = ['webhook', 'verify', '--secret', SECRET, '--id', ID, '--timestamp', String(nowS), '--signature', signatureHeader([SECRET], ID, nowS, BODY), 'body.json'];
+  const fresh = [
+    'webhook',
+    'verify',
+    '--secret',
+    SECRET,
+    '--id',
+    ID,
+    '--timestamp',
+    String(nowS),
+    '--signature',
+    signatureHeader([SECRET], ID, nowS, BODY),
+    'body.json',
+  ];
   t.is((await cli(fresh, dir)).code, 0);
-  const old = ['webhook', 'verify', '--secret', SECRET, '--id', ID, '--timestamp', '1000000000', '--signature', signatureHeader([SECRET], ID, 1_000_000_000, BODY), 'body.json'];
+  const old = [
+    'webhook',
+    'verify',
+    '--secret',
+    SECRET,
+    '--id',
+    ID,
+    '--timestamp',
+    '1000000000',
+    '--signature',
+    signatureHeader([SECRET], ID, 1_000_000_000, BODY),
+    'body.json',
+  ];
   t.regex((await cli(old, dir)).stdout, /^invalid: stale timestamp/);
 });
 
 test('usage and input errors exit 2 with a message on stderr', async (t) => {
   const dir = tempDir(t);
-  writeFiles(dir, { 'body.json': BODY, 'empty.txt': 'HTTP/1.1 200 OK\n\n', 'twice.txt': `webhook-id: a\nwebhook-id: b\nwebhook-timestamp: ${TS}\nwebhook-signature: ${SIGNATURE}\n` });
+  writeFiles(dir, {
+    'body.json': BODY,
+    'empty.txt': 'HTTP/1.1 200 OK\n\n',
+    'twice.txt': `webhook-id: a\nwebhook-id: b\nwebhook-timestamp: ${TS}\nwebhook-signature: ${SIGNATURE}\n`,
+  });
   const noSecret = await withEnv({}, ['verify', '--id', ID, '--timestamp', String(TS), '--signature', SIGNATURE, 'body.json'], dir);
   t.is(noSecret.code, 2);
   t.is(noSecret.stderr, '--secret is required (or set PROOF_REGISTRY_WEBHOOK_SECRET)');
@@ -149,7 +189,8 @@ test('webhook --help explains the command, and help lists it', async (t) => {
   const help = await cli(['webhook', '--help'], dir);
   t.is(help.code, 0);
   t.regex(help.stdout, /^Usage: proof-registry webhook verify --secret/);
-  for (const option of ['--headers', '--tolerance', '--now', 'PROOF_REGISTRY_WEBHOOK_SECRET', 'Exit code: 0 valid, 1 invalid']) t.true(help.stdout.includes(option), option);
+  for (const option of ['--headers', '--tolerance', '--now', 'PROOF_REGISTRY_WEBHOOK_SECRET', 'Exit code: 0 valid, 1 invalid'])
+    t.true(help.stdout.includes(option), option);
   t.regex((await cli(['help'], dir)).stdout, /^ {2}webhook +verify a webhook's Standard Webhooks signature/m);
 });
 

@@ -6,7 +6,10 @@ import { hexToBytes } from '../../../src/domain/protocol/encoding.js';
 import { readJsonFixture } from '../../support/fixtures.js';
 
 interface Wycheproof {
-  testGroups: Array<{ publicKey: { pk: string }; tests: Array<{ tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' | 'acceptable' }> }>;
+  testGroups: Array<{
+    publicKey: { pk: string };
+    tests: Array<{ tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' | 'acceptable' }>;
+  }>;
 }
 const suite = readJsonFixture<Wycheproof>('ed25519/wycheproof_ed25519_test.json');
 const cases = suite.testGroups.flatMap((g) => g.tests.map((c) => ({ ...c, pk: g.publicKey.pk })));
@@ -14,7 +17,11 @@ const cases = suite.testGroups.flatMap((g) => g.tests.map((c) => ({ ...c, pk: g.
 const sodium = SodiumEd25519.load();
 if (sodium === null) throw new Error('sodium-native must load where the tests run');
 
-for (const [name, adapter] of [['node:crypto', new NodeEd25519()], ['tweetnacl', new TweetnaclEd25519()], ['libsodium', sodium]] as const) {
+for (const [name, adapter] of [
+  ['node:crypto', new NodeEd25519()],
+  ['tweetnacl', new TweetnaclEd25519()],
+  ['libsodium', sodium],
+] as const) {
   test(`${name}: every Wycheproof Ed25519 case gets its expected result`, (t) => {
     t.true(cases.length > 100);
     for (const c of cases) {

@@ -2,7 +2,9 @@ import test from 'ava';
 import { HashWasmBlake3 } from '../../../src/adapters/crypto/hash-wasm-blake3.js';
 import { readJsonFixture } from '../../support/fixtures.js';
 
-interface Blake3Vectors { cases: Array<{ input_len: number; hash: string }> }
+interface Blake3Vectors {
+  cases: Array<{ input_len: number; hash: string }>;
+}
 const vectors = readJsonFixture<Blake3Vectors>('blake3/test_vectors.json');
 const blake3 = await HashWasmBlake3.create();
 

@@ -9,7 +9,10 @@ const verifier = new InlineBatchVerifier(protocol);
 test('each vector gets the report verify gives it, in input order', async (t) => {
   const envelopes = proofVectors().cases.map((c) => c.envelope);
   const reports = await verifier.verifyMany(envelopes);
-  t.deepEqual(reports, envelopes.map((e) => protocol.verify(e)));
+  t.deepEqual(
+    reports,
+    envelopes.map((e) => protocol.verify(e)),
+  );
   t.deepEqual(
     reports.map((r) => r.valid),
     proofVectors().cases.map((c) => c.expect.valid),

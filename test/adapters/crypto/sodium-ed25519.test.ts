@@ -81,7 +81,14 @@ test('libsodium and node:crypto agree on signatures with any single bit flipped'
           copy[(bit >> 3) % copy.length]! ^= 1 << (bit & 7);
           return copy;
         };
-        const [k, m, s] = where === 'key' ? [flip(publicKey), msg, signature] : where === 'message' ? [publicKey, flip(msg), signature] : where === 'signature' ? [publicKey, msg, flip(signature)] : [publicKey, msg, signature];
+        const [k, m, s] =
+          where === 'key'
+            ? [flip(publicKey), msg, signature]
+            : where === 'message'
+              ? [publicKey, flip(msg), signature]
+              : where === 'signature'
+                ? [publicKey, msg, flip(signature)]
+                : [publicKey, msg, signature];
         return sodium.verify(k, m, s) === node.verify(k, m, s) && (where !== 'none' || sodium.verify(k, m, s));
       },
     ),

@@ -44,14 +44,19 @@ test('slots: holders up to the cap, then a bounded queue in order, then 503 with
   t.is(slots.inUse, 1, 'the slot was handed over, and a second release of the same holder changes nothing');
   releaseSecond();
   t.is(slots.inUse, 0);
-  const error = await slots.acquire().then((r) => (r(), null)).catch((e: unknown) => e);
+  const error = await slots
+    .acquire()
+    .then((r) => (r(), null))
+    .catch((e: unknown) => e);
   t.is(error, null);
 });
 
 /** A plain app around the body reader: answers how many envelopes it read, once the test lets it. */
 async function readerApp(reader: JsonBodyReader) {
   const koa = new Koa();
-  koa.use(errorsToJson(pino({ level: 'silent' }), { databaseErrors: { inc: () => undefined } } as never, { unavailable: () => false, fromDatabase: () => false }));
+  koa.use(
+    errorsToJson(pino({ level: 'silent' }), { databaseErrors: { inc: () => undefined } } as never, { unavailable: () => false, fromDatabase: () => false }),
+  );
   const [requireJson, read] = reader.forRoute(16 * 1024 * 1024, false) as [Koa.Middleware, Koa.Middleware];
   koa.use(requireJson);
   koa.use(read);
@@ -62,16 +67,26 @@ async function readerApp(reader: JsonBodyReader) {
   return listen(koa, 0, '127.0.0.1');
 }
 
-function send(url: string, body: Buffer, headers: Record<string, string>, hold = false): { done: Promise<{ status: number; body: string; retryAfter?: string }>; finish(): void } {
+function send(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  hold = false,
+): { done: Promise<{ status: number; body: string; retryAfter?: string }>; finish(): void } {
   const { hostname, port } = new URL(url);
   let finish!: () => void;
   const done = new Promise<{ status: number; body: string; retryAfter?: string }>((resolve, reject) => {
-    const req = request({ hostname, port, path: '/', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}) }));
-    });
+    const req = request(
+      { hostname, port, path: '/', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text, ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}) }),
+        );
+      },
+    );
     req.on('error', reject);
     if (hold) {
       // All but the last byte now; the rest when the test says.

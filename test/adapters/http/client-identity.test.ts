@@ -41,7 +41,10 @@ test('a wallet with several keys has one limit across them, besides each key its
   const allowed = replies.filter((r) => r.status === 200).length;
   // Creating the three keys took three of the wallet's twelve (made with its dashboard token).
   t.is(allowed, 9);
-  t.deepEqual(replies.slice(allowed).map((r) => r.status), [429, 429, 429, 429, 429, 429]);
+  t.deepEqual(
+    replies.slice(allowed).map((r) => r.status),
+    [429, 429, 429, 429, 429, 429],
+  );
   t.is(replies[allowed]!.headers.get('ratelimit-limit'), '12');
   t.truthy(replies[allowed]!.headers.get('retry-after'));
   // Another wallet is not touched by alice's limit.
@@ -81,7 +84,11 @@ test('a flood of access checks about new owners does not evict an admitted walle
   t.is((await app.call('GET', '/v1/proofs', { credential: aliceKey, wallet: alice.address })).status, 200);
   // Mallory asks about three times as many owners as the access-check cache holds.
   for (let i = 0; i < 60; i++) {
-    const r = await app.call('POST', '/v1/access/check', { credential: malloryKey, wallet: mallory.address, body: { owner: aWallet(10_000 + i).address, mint: MINT, minimum: 1 } });
+    const r = await app.call('POST', '/v1/access/check', {
+      credential: malloryKey,
+      wallet: mallory.address,
+      body: { owner: aWallet(10_000 + i).address, mint: MINT, minimum: 1 },
+    });
     t.is(r.status, 200);
   }
   app.balances.failWith('unreachable');

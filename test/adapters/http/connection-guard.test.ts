@@ -51,9 +51,16 @@ function getFrom(url: string, from: string, path: string): Promise<number | stri
 const nextServerSocket = (server: Server) => new Promise<Socket>((resolve) => server.once('connection', resolve));
 
 test('the descriptor limit is read from /proc/self/limits; the global cap stays below it', (t) => {
-  const limitsText = 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 4096                 files\n';
-  t.is(descriptorLimit(() => limitsText), 1024);
-  t.is(descriptorLimit(() => 'Max open files            unlimited            unlimited            files\n'), null);
+  const limitsText =
+    'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 4096                 files\n';
+  t.is(
+    descriptorLimit(() => limitsText),
+    1024,
+  );
+  t.is(
+    descriptorLimit(() => 'Max open files            unlimited            unlimited            files\n'),
+    null,
+  );
   t.is(
     descriptorLimit(() => {
       throw new Error('no /proc here');

@@ -69,7 +69,13 @@ test('content-hashed assets are cached for good, gzipped when asked, and answer 
 });
 
 test('only listed files are served: unknown names, other types and paths out of the folder are 404', async (t) => {
-  for (const p of ['/dashboard/assets/nope.js', '/dashboard/assets/notes.txt', '/dashboard/assets/../secret.json', '/dashboard/assets/%2e%2e/secret.json', '/dashboard/assets/..%2fsecret.json']) {
+  for (const p of [
+    '/dashboard/assets/nope.js',
+    '/dashboard/assets/notes.txt',
+    '/dashboard/assets/../secret.json',
+    '/dashboard/assets/%2e%2e/secret.json',
+    '/dashboard/assets/..%2fsecret.json',
+  ]) {
     const res = await fetch(site.url + p);
     t.true(res.status === 404 || (res.status === 200 && (await res.text()).startsWith('<!doctype html>')), `${p}: ${res.status}`);
   }

@@ -18,7 +18,8 @@ test.before(async () => {
 });
 test.after.always(async () => registry?.close());
 
-const asAlice = (method: string, path: string, body?: unknown) => registry.call(method, path, { token, wallet: alice.address, ...(body !== undefined ? { body } : {}) });
+const asAlice = (method: string, path: string, body?: unknown) =>
+  registry.call(method, path, { token, wallet: alice.address, ...(body !== undefined ? { body } : {}) });
 
 test.serial('the series has every hour of the last day, zeros included, with proofs, refusals and active devices per bucket', async (t) => {
   const created = await asAlice('POST', '/v1/keys', { name: 'series' });
@@ -43,7 +44,10 @@ test.serial('the series has every hour of the last day, zeros included, with pro
   t.deepEqual(at('2026-11-20T09:00:00.000Z'), { t: '2026-11-20T09:00:00.000Z', proofs: 2, invalid: 0, devices_active: 2 });
   t.deepEqual(at('2026-11-20T10:00:00.000Z'), { t: '2026-11-20T10:00:00.000Z', proofs: 1, invalid: 2, devices_active: 1 });
   t.deepEqual(at('2026-11-19T11:00:00.000Z'), { t: '2026-11-19T11:00:00.000Z', proofs: 0, invalid: 0, devices_active: 0 });
-  t.is(res.body.points.reduce((n: number, p: { proofs: number }) => n + p.proofs, 0), 3);
+  t.is(
+    res.body.points.reduce((n: number, p: { proofs: number }) => n + p.proofs, 0),
+    3,
+  );
 
   const days = await asAlice('GET', `/v1/stats/wallet/${alice.address}/series?bucket=day`);
   t.is(days.body.points.length, 30);
@@ -53,7 +57,10 @@ test.serial('the series has every hour of the last day, zeros included, with pro
   const window = await asAlice('GET', `/v1/stats/wallet/${alice.address}/series?bucket=day&from=2026-11-18T12:00:00Z&to=2026-11-20T00:00:00Z`);
   t.is(window.body.from, '2026-11-18T00:00:00.000Z');
   t.is(window.body.to, '2026-11-20T00:00:00.000Z');
-  t.deepEqual(window.body.points.map((p: { proofs: number }) => p.proofs), [1, 0]);
+  t.deepEqual(
+    window.body.points.map((p: { proofs: number }) => p.proofs),
+    [1, 0],
+  );
 });
 
 test.serial('the series refuses another wallet, an empty window, more than 1,000 buckets and an unknown bucket', async (t) => {
@@ -73,7 +80,10 @@ test.serial("a key's usage has one row per day, zeros included, and moves with i
   const { key, key_id: keyId } = created.body as { key: string; key_id: string };
   const before = await asAlice('GET', `/v1/keys/${keyId}/usage?days=7`);
   t.is(before.status, 200);
-  t.deepEqual(before.body.items.map((d: { day: string }) => d.day), ['2026-11-14', '2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20']);
+  t.deepEqual(
+    before.body.items.map((d: { day: string }) => d.day),
+    ['2026-11-14', '2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'],
+  );
   t.true(before.body.items.every((d: { request_count: number }) => d.request_count === 0));
 
   t.is((await registry.call('GET', '/v1/proofs', { token: key, wallet: alice.address })).status, 200);
@@ -144,18 +154,21 @@ test.serial('GET / redirects to the dashboard', async (t) => {
   t.is((await registry.call('POST', '/dashboard/')).status, 405);
 });
 
-test.serial('the page is served after the API: routes answer as before, unknown API paths are JSON 404s, and the page is not in the OpenAPI document', async (t) => {
-  const page = await registry.call('GET', '/dashboard/fleet?status=online');
-  t.is(page.status, 200);
-  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
-  t.regex(page.headers.get('content-security-policy') ?? '', /default-src 'none'/);
-  const unknown = await registry.call('GET', '/v1/nope');
-  t.is(unknown.status, 404);
-  t.like(unknown.body, { code: 'not_found' });
-  const doc = await registry.call('GET', '/openapi.json');
-  t.is(doc.status, 200);
-  t.false(Object.keys(doc.body.paths).some((p) => p === '/' || p.startsWith('/dashboard')));
-});
+test.serial(
+  'the page is served after the API: routes answer as before, unknown API paths are JSON 404s, and the page is not in the OpenAPI document',
+  async (t) => {
+    const page = await registry.call('GET', '/dashboard/fleet?status=online');
+    t.is(page.status, 200);
+    t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+    t.regex(page.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    const unknown = await registry.call('GET', '/v1/nope');
+    t.is(unknown.status, 404);
+    t.like(unknown.body, { code: 'not_found' });
+    const doc = await registry.call('GET', '/openapi.json');
+    t.is(doc.status, 200);
+    t.false(Object.keys(doc.body.paths).some((p) => p === '/' || p.startsWith('/dashboard')));
+  },
+);
 
 test.serial('real series, usage and settings answers match the schemas the OpenAPI document gives them, formats included', async (t) => {
   const check = openApiConformance((await registry.call('GET', '/openapi.json')).body);
@@ -168,12 +181,17 @@ test.serial('real series, usage and settings answers match the schemas the OpenA
     ['/v1/keys/{key_id}/usage', 'get', await asAlice('GET', '/v1/keys/key_nope/usage')],
     ['/v1/dashboard/config', 'get', await registry.call('GET', '/v1/dashboard/config')],
   ];
-  t.deepEqual(answers.map(([, , r]) => r.status), [200, 422, 403, 200, 404, 200]);
+  t.deepEqual(
+    answers.map(([, , r]) => r.status),
+    [200, 422, 403, 200, 404, 200],
+  );
   for (const [path, method, res] of answers) t.is(check(path, method, res.status, res.body), null);
 });
 
 test('with a Solana RPC as the balance source, no development wallet is offered and no funding command is given', async (t) => {
-  const rpc = await startDashboardRegistry({ env: { SOLANA_RPC_URL: 'http://127.0.0.1:9/rpc', ACCESS_TOKEN_MINT: 'So11111111111111111111111111111111111111112' } });
+  const rpc = await startDashboardRegistry({
+    env: { SOLANA_RPC_URL: 'http://127.0.0.1:9/rpc', ACCESS_TOKEN_MINT: 'So11111111111111111111111111111111111111112' },
+  });
   t.teardown(() => rpc.close());
   const res = await rpc.call('GET', '/v1/dashboard/config');
   t.like(res.body, { balance_source: 'solana_rpc', development_wallet: false, chain_id: 'mainnet', fund_command: null });

@@ -180,7 +180,10 @@ test('a method the routes do not take is 405 with Allow, also one no route takes
     const res = await rawExchange(`${method} /v1/proofs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     t.is(res.status, 405, method);
     t.regex(res.headers, /\r\nallow: [A-Z, ]*POST/i, method);
-    t.deepEqual(JSON.parse(res.body), { detail: `${method} is not allowed on /v1/proofs (allowed: ${/\r\nallow: ([^\r]*)/i.exec(res.headers)![1]})`, code: 'method_not_allowed' });
+    t.deepEqual(JSON.parse(res.body), {
+      detail: `${method} is not allowed on /v1/proofs (allowed: ${/\r\nallow: ([^\r]*)/i.exec(res.headers)![1]})`,
+      code: 'method_not_allowed',
+    });
   }
   const unknownPath = await rawExchange('TRACE /v1/nothing-here HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   t.is(unknownPath.status, 404);
@@ -294,7 +297,12 @@ test('a JSON body of the wrong kind is 422 saying what it must be', async (t) =>
 });
 
 test('well-formed JSON that is not an object is 422 naming its kind, on every body route', async (t) => {
-  for (const [text, kind] of [['null', 'null'], ['"text"', 'string'], ['5', 'number'], ['true', 'boolean']] as const) {
+  for (const [text, kind] of [
+    ['null', 'null'],
+    ['"text"', 'string'],
+    ['5', 'number'],
+    ['true', 'boolean'],
+  ] as const) {
     for (const path of ['/v1/proofs', '/v1/verify', '/v1/proofs/search']) {
       const res = await registry.call(WALLET_A, 'POST', path, text);
       t.is(res.status, 422, `${path} ${text}`);

@@ -60,7 +60,13 @@ test('DELETE hides a device: gone from the overview, counts and its group; its p
 test('PATCH /v1/fleet/devices/order sets the overview order; pages follow it', async (t) => {
   const w = wallet(3);
   for (const r of ['a', 'b', 'c', 'd', 'e']) await submit(w, r);
-  const res = await registry.call(w, 'PATCH', '/v1/fleet/devices/order', { device_orders: [{ device_id: 'd', sort_order: 0 }, { device_id: 'b', sort_order: 1 }, { device_id: 'e', sort_order: 1 }] });
+  const res = await registry.call(w, 'PATCH', '/v1/fleet/devices/order', {
+    device_orders: [
+      { device_id: 'd', sort_order: 0 },
+      { device_id: 'b', sort_order: 1 },
+      { device_id: 'e', sort_order: 1 },
+    ],
+  });
   t.is(res.status, 200);
   t.deepEqual(res.body, { updated: 3 });
   const first = await registry.call(w, 'GET', '/v1/fleet?limit=2');
@@ -73,13 +79,29 @@ test('PATCH /v1/fleet/devices/order sets the overview order; pages follow it', a
   t.is(third.body.devices[0].sort_order, null);
   t.is(third.body.next_cursor, null);
 
-  const unknown = await registry.call(w, 'PATCH', '/v1/fleet/devices/order', { device_orders: [{ device_id: 'a', sort_order: 9 }, { device_id: 'ghost', sort_order: 1 }] });
+  const unknown = await registry.call(w, 'PATCH', '/v1/fleet/devices/order', {
+    device_orders: [
+      { device_id: 'a', sort_order: 9 },
+      { device_id: 'ghost', sort_order: 1 },
+    ],
+  });
   t.is(unknown.status, 404);
   t.deepEqual(unknown.body.device_ids, ['ghost']);
   t.is((await registry.call(w, 'GET', '/v1/fleet/devices/a')).body.sort_order, null);
   // Another wallet's devices are unknown to it.
   t.is((await registry.call(wallet(4), 'PATCH', '/v1/fleet/devices/order', { device_orders: [{ device_id: 'a', sort_order: 1 }] })).status, 404);
-  for (const body of [{ device_orders: [] }, { device_orders: [{ device_id: 'a', sort_order: -1 }] }, { device_orders: [{ device_id: 'a', sort_order: 1.5 }] }, { device_orders: [{ device_id: 'a', sort_order: 1 }, { device_id: 'a', sort_order: 2 }] }, {}]) {
+  for (const body of [
+    { device_orders: [] },
+    { device_orders: [{ device_id: 'a', sort_order: -1 }] },
+    { device_orders: [{ device_id: 'a', sort_order: 1.5 }] },
+    {
+      device_orders: [
+        { device_id: 'a', sort_order: 1 },
+        { device_id: 'a', sort_order: 2 },
+      ],
+    },
+    {},
+  ]) {
     const r = await registry.call(w, 'PATCH', '/v1/fleet/devices/order', body);
     t.is(r.status, 422, JSON.stringify(body));
   }
@@ -94,7 +116,13 @@ test('PATCH /v1/fleet/devices/{id} names, describes and types a device', async (
   t.like(res.body, { device_id: 'arm-1', name: 'Welder', custom_name: true, description: 'Left bay\nnear the door', type: 'arm' });
   const cleared = await registry.call(w, 'PATCH', '/v1/fleet/devices/arm-1', { name: null, type: '' });
   t.like(cleared.body, { name: 'arm-1', custom_name: false, description: 'Left bay\nnear the door', type: null });
-  for (const [body, member] of [[{}, 'member'], [{ type: 'a\nb' }, 'type'], [{ type: 't'.repeat(65) }, 'type'], [{ description: 'd'.repeat(501) }, 'description'], [{ name: '' }, 'name']] as const) {
+  for (const [body, member] of [
+    [{}, 'member'],
+    [{ type: 'a\nb' }, 'type'],
+    [{ type: 't'.repeat(65) }, 'type'],
+    [{ description: 'd'.repeat(501) }, 'description'],
+    [{ name: '' }, 'name'],
+  ] as const) {
     const r = await registry.call(w, 'PATCH', '/v1/fleet/devices/arm-1', body);
     t.is(r.status, 422, JSON.stringify(body));
     t.true(String(r.body.detail).includes(member), r.body.detail);
@@ -114,13 +142,24 @@ test('PATCH /v1/fleet/groups/{id} renames a group and sets its description and c
   t.is(res.status, 200);
   t.true(conforms(c.GroupResponse, res.body));
   t.like(res.body, { group_id: id, name: 'Lyon east', description: 'Bay 3', color: '#2f80ed', device_count: 0, device_ids: [] });
-  t.like((await registry.call(w, 'PATCH', `/v1/fleet/groups/${id}`, { color: null, description: null })).body, { name: 'Lyon east', description: null, color: null });
+  t.like((await registry.call(w, 'PATCH', `/v1/fleet/groups/${id}`, { color: null, description: null })).body, {
+    name: 'Lyon east',
+    description: null,
+    color: null,
+  });
   const taken = await registry.call(w, 'PATCH', `/v1/fleet/groups/${id}`, { name: 'Paris' });
   t.is(taken.status, 409);
-  for (const body of [{}, { color: 'blue' }, { color: '#12345' }, { name: '' }]) t.is((await registry.call(w, 'PATCH', `/v1/fleet/groups/${id}`, body)).status, 422, JSON.stringify(body));
+  for (const body of [{}, { color: 'blue' }, { color: '#12345' }, { name: '' }])
+    t.is((await registry.call(w, 'PATCH', `/v1/fleet/groups/${id}`, body)).status, 422, JSON.stringify(body));
   t.is((await registry.call(wallet(8), 'PATCH', `/v1/fleet/groups/${id}`, { name: 'stolen' })).status, 404);
   t.like((await registry.call(w, 'GET', `/v1/fleet/groups/${id}`)).body, { name: 'Lyon east' });
   const overview = await registry.call(w, 'GET', '/v1/fleet');
   t.true(conforms(c.OverviewResponse, overview.body));
-  t.deepEqual(overview.body.groups.map((g: { name: string; color: string | null }) => [g.name, g.color]), [['Lyon east', null], ['Paris', null]]);
+  t.deepEqual(
+    overview.body.groups.map((g: { name: string; color: string | null }) => [g.name, g.color]),
+    [
+      ['Lyon east', null],
+      ['Paris', null],
+    ],
+  );
 });

@@ -123,14 +123,18 @@ test.serial('bad readings are 422 naming the member, and change nothing', async 
     t.true(String(res.body.detail).includes(member), `${JSON.stringify(body)}: ${res.body.detail}`);
   }
   // One reading under both its names, agreeing, is fine.
-  const both = await app.call('POST', '/v1/fleet/devices/robot-3/health', { credential: aliceKey, wallet: alice.address, body: { temperature: 30, temperature_c: 30 } });
+  const both = await app.call('POST', '/v1/fleet/devices/robot-3/health', {
+    credential: aliceKey,
+    wallet: alice.address,
+    body: { temperature: 30, temperature_c: 30 },
+  });
   t.is(both.status, 201);
   t.is(both.body.report.temperature_c, 30);
   const after = await app.call('GET', '/v1/fleet/devices/robot-1/health', { credential: aliceToken, wallet: alice.address });
   t.deepEqual(after.body, before.body);
 });
 
-test.serial('one wallet never sees, nor reports for, another wallet\'s device', async (t) => {
+test.serial("one wallet never sees, nor reports for, another wallet's device", async (t) => {
   await app.call('POST', '/v1/fleet/devices/robot-b/health', { credential: bobKey, wallet: bob.address, body: { status: 'ok' } });
   // Alice's device is 404 to Bob, by key or token.
   t.is((await app.call('GET', '/v1/fleet/devices/robot-1/health', { credential: bobToken, wallet: bob.address })).status, 404);

@@ -21,7 +21,9 @@ test.after.always(async () => registry?.close());
 const conforms = (codec: { decode(u: unknown): unknown }, body: unknown) => isRight(codec.decode(body) as never);
 let seq = 0;
 const submit = async (wallet: string, robotId?: string) => {
-  const res = await registry.call(wallet, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: `t-${++seq}`, ...(robotId !== undefined ? { robotId } : {}) }) });
+  const res = await registry.call(wallet, 'POST', '/v1/proofs', {
+    envelope: anEnvelope({ taskId: `t-${++seq}`, ...(robotId !== undefined ? { robotId } : {}) }),
+  });
   if (res.status !== 200) throw new Error(`submit failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.proof_id as string;
 };
@@ -38,11 +40,17 @@ test.serial('proofs from several robots build the fleet; the overview counts the
   t.true(conforms(c.OverviewResponse, res.body), JSON.stringify(res.body).slice(0, 300));
   t.deepEqual(
     res.body.devices.map((d: { device_id: string; proof_count: number; status: string }) => [d.device_id, d.proof_count, d.status]),
-    [['arm-1', 3, 'online'], ['arm-2', 1, 'online'], ['cam/1 x', 1, 'online']],
+    [
+      ['arm-1', 3, 'online'],
+      ['arm-2', 1, 'online'],
+      ['cam/1 x', 1, 'online'],
+    ],
   );
   t.like(res.body.devices[0], { name: 'arm-1', custom_name: false, group_id: null, last_seen_at: new Date(now).toISOString(), last_health: null });
   t.like(res.body.summary, { total_devices: 3, by_status: { online: 3, warning: 0, offline: 0, degraded: 0, error: 0 }, group_count: 0 });
-  t.deepEqual(res.body.summary.by_group, [{ group_id: null, name: null, device_count: 3, by_status: { online: 3, warning: 0, offline: 0, degraded: 0, error: 0 } }]);
+  t.deepEqual(res.body.summary.by_group, [
+    { group_id: null, name: null, device_count: 3, by_status: { online: 3, warning: 0, offline: 0, degraded: 0, error: 0 } },
+  ]);
   t.deepEqual(res.body.windows, { online_window_s: 300, offline_after_s: 3600 });
   // A duplicate submission counts nothing.
   const envelope = anEnvelope({ taskId: 'dup', robotId: 'arm-2' });
@@ -69,7 +77,10 @@ test.serial('statuses follow the clock and the last health report', async (t) =>
     now = start + 20 * MIN + 61 * MIN;
     t.is(await status('r1'), 'offline');
     const overview = await registry.call(w, 'GET', '/v1/fleet?status=offline');
-    t.deepEqual(overview.body.devices.map((d: { device_id: string }) => d.device_id), ['r1']);
+    t.deepEqual(
+      overview.body.devices.map((d: { device_id: string }) => d.device_id),
+      ['r1'],
+    );
     await registry.call(w, 'POST', '/v1/fleet/devices/r1/health', { status: 'ok' });
     t.is(await status('r1'), 'online');
   } finally {
@@ -81,27 +92,48 @@ test('the overview pages devices and filters by status and group', async (t) => 
   const w = wallet(3);
   for (let i = 0; i < 7; i++) await registry.call(w, 'POST', `/v1/fleet/devices/d${i}/health`, { status: i === 3 ? 'error' : 'ok' });
   const first = await registry.call(w, 'GET', '/v1/fleet?limit=3');
-  t.deepEqual(first.body.devices.map((d: { device_id: string }) => d.device_id), ['d0', 'd1', 'd2']);
+  t.deepEqual(
+    first.body.devices.map((d: { device_id: string }) => d.device_id),
+    ['d0', 'd1', 'd2'],
+  );
   t.is(first.body.summary.total_devices, 7);
   const second = await registry.call(w, 'GET', `/v1/fleet?limit=3&cursor=${first.body.next_cursor}`);
-  t.deepEqual(second.body.devices.map((d: { device_id: string }) => d.device_id), ['d3', 'd4', 'd5']);
+  t.deepEqual(
+    second.body.devices.map((d: { device_id: string }) => d.device_id),
+    ['d3', 'd4', 'd5'],
+  );
   const third = await registry.call(w, 'GET', `/v1/fleet?limit=3&cursor=${second.body.next_cursor}`);
   t.is(third.body.next_cursor, null);
   t.is(third.body.devices.length, 1);
   const errors = await registry.call(w, 'GET', '/v1/fleet?status=error,degraded');
-  t.deepEqual(errors.body.devices.map((d: { device_id: string }) => d.device_id), ['d3']);
+  t.deepEqual(
+    errors.body.devices.map((d: { device_id: string }) => d.device_id),
+    ['d3'],
+  );
   t.is(errors.body.summary.by_status.error, 1);
   const group = await registry.call(w, 'POST', '/v1/fleet/groups', { name: 'odd' });
   await registry.call(w, 'POST', `/v1/fleet/groups/${group.body.group_id}/assign`, { device_ids: ['d1', 'd3', 'd5'] });
   const odd = await registry.call(w, 'GET', `/v1/fleet?group_id=${group.body.group_id}`);
-  t.deepEqual(odd.body.devices.map((d: { device_id: string }) => d.device_id), ['d1', 'd3', 'd5']);
+  t.deepEqual(
+    odd.body.devices.map((d: { device_id: string }) => d.device_id),
+    ['d1', 'd3', 'd5'],
+  );
   const none = await registry.call(w, 'GET', '/v1/fleet?group_id=none&limit=2');
-  t.deepEqual(none.body.devices.map((d: { device_id: string }) => d.device_id), ['d0', 'd2']);
+  t.deepEqual(
+    none.body.devices.map((d: { device_id: string }) => d.device_id),
+    ['d0', 'd2'],
+  );
   t.deepEqual(
     odd.body.summary.by_group.map((g: { group_id: string | null; name: string | null; device_count: number }) => [g.group_id, g.name, g.device_count]),
-    [[group.body.group_id, 'odd', 3], [null, null, 4]],
+    [
+      [group.body.group_id, 'odd', 3],
+      [null, null, 4],
+    ],
   );
-  t.deepEqual(odd.body.groups.map((g: { name: string; device_count: number }) => [g.name, g.device_count]), [['odd', 3]]);
+  t.deepEqual(
+    odd.body.groups.map((g: { name: string; device_count: number }) => [g.name, g.device_count]),
+    [['odd', 3]],
+  );
   for (const q of ['limit=0', 'limit=201', 'status=fine', 'status=', 'cursor=nope', `cursor=${Buffer.from('g:odd').toString('base64url')}`]) {
     const bad = await registry.call(w, 'GET', `/v1/fleet?${q}`);
     t.is(bad.status, 422, q);
@@ -120,7 +152,10 @@ test('GET /v1/fleet/devices/{id} returns the device, its health history and rece
   t.is(res.body.device_id, 'arm 1/b');
   t.is(res.body.proof_count, 2);
   // Retention is 3 (HEALTH_HISTORY_LIMIT); the query asked for 2, newest first.
-  t.deepEqual(res.body.health_history.map((h: { cpu_percent: number }) => h.cpu_percent), [40, 30]);
+  t.deepEqual(
+    res.body.health_history.map((h: { cpu_percent: number }) => h.cpu_percent),
+    [40, 30],
+  );
   t.is((await registry.call(w, 'GET', `/v1/fleet/devices/${enc('arm 1/b')}?health_limit=10`)).body.health_history.length, 3);
   t.deepEqual(new Set(res.body.recent_proofs.map((p: { proof_id: string }) => p.proof_id)), new Set(proofIds));
   t.is(res.body.last_health.cpu_percent, 40);
@@ -137,7 +172,13 @@ test('PATCH /v1/fleet/devices/{id}/name renames with the name rules', async (t) 
   t.true(conforms(c.DeviceResponse, res.body));
   t.like(res.body, { device_id: 'arm-1', name: 'Welder ✓', custom_name: true, proof_count: 1 });
   t.is((await registry.call(w, 'GET', '/v1/fleet')).body.devices[0].name, 'Welder ✓');
-  for (const [name, words] of [['   ', 'empty'], ['x'.repeat(101), '100'], ['a\nb', 'control'], [42, 'string'], [undefined, 'required']] as const) {
+  for (const [name, words] of [
+    ['   ', 'empty'],
+    ['x'.repeat(101), '100'],
+    ['a\nb', 'control'],
+    [42, 'string'],
+    [undefined, 'required'],
+  ] as const) {
     const bad = await registry.call(w, 'PATCH', '/v1/fleet/devices/arm-1/name', name === undefined ? {} : { name });
     t.is(bad.status, 422, String(name));
     t.true(bad.body.detail.includes('name') && bad.body.detail.includes(words), bad.body.detail);
@@ -148,7 +189,16 @@ test('PATCH /v1/fleet/devices/{id}/name renames with the name rules', async (t) 
 
 test('POST /v1/fleet/devices/{id}/health validates readings and creates new devices', async (t) => {
   const w = wallet(6);
-  const body = { status: 'degraded', cpu_percent: 99.5, memory_percent: 0, battery_percent: 100, temperature_c: -20.5, uptime_s: 12, message: 'fan', metrics: { fan_rpm: 0 } };
+  const body = {
+    status: 'degraded',
+    cpu_percent: 99.5,
+    memory_percent: 0,
+    battery_percent: 100,
+    temperature_c: -20.5,
+    uptime_s: 12,
+    message: 'fan',
+    metrics: { fan_rpm: 0 },
+  };
   const res = await registry.call(w, 'POST', '/v1/fleet/devices/new-bot/health', body);
   t.is(res.status, 201);
   t.true(conforms(c.HealthRecordedResponse, res.body));
@@ -217,9 +267,15 @@ test('groups: create, list, get, assign, move, unassign, delete', async (t) => {
 
   const list = await registry.call(w, 'GET', '/v1/fleet/groups?limit=1');
   t.true(conforms(c.GroupListResponse, list.body));
-  t.deepEqual(list.body.items.map((g: { name: string; device_ids: string[] }) => [g.name, g.device_ids]), [['Lyon', ['a']]]);
+  t.deepEqual(
+    list.body.items.map((g: { name: string; device_ids: string[] }) => [g.name, g.device_ids]),
+    [['Lyon', ['a']]],
+  );
   const next = await registry.call(w, 'GET', `/v1/fleet/groups?limit=1&cursor=${list.body.next_cursor}`);
-  t.deepEqual(next.body.items.map((g: { name: string; device_ids: string[] }) => [g.name, g.device_ids]), [['Paris', ['b', 'c']]]);
+  t.deepEqual(
+    next.body.items.map((g: { name: string; device_ids: string[] }) => [g.name, g.device_ids]),
+    [['Paris', ['b', 'c']]],
+  );
   t.is(next.body.next_cursor, null);
   t.is((await registry.call(w, 'GET', '/v1/fleet/groups?cursor=bad!')).status, 422);
 
@@ -241,7 +297,7 @@ test('groups: create, list, get, assign, move, unassign, delete', async (t) => {
   t.is(overview.body.summary.group_count, 1);
 });
 
-test('wallet isolation: another wallet never reads, renames, reports for, groups or deletes A\'s objects', async (t) => {
+test("wallet isolation: another wallet never reads, renames, reports for, groups or deletes A's objects", async (t) => {
   const a = wallet(8);
   const b = wallet(9);
   await submit(a, 'secret-bot');
@@ -255,7 +311,10 @@ test('wallet isolation: another wallet never reads, renames, reports for, groups
   t.is((await registry.call(b, 'GET', `/v1/fleet?group_id=${G}`)).status, 404);
   t.is((await registry.call(b, 'GET', '/v1/fleet/devices/secret-bot')).status, 404);
   t.is((await registry.call(b, 'PATCH', '/v1/fleet/devices/secret-bot/name', { name: 'pwned' })).status, 404);
-  t.deepEqual((await registry.call(b, 'GET', '/v1/fleet/groups')).body.items.map((g: { name: string }) => g.name), ['B team']);
+  t.deepEqual(
+    (await registry.call(b, 'GET', '/v1/fleet/groups')).body.items.map((g: { name: string }) => g.name),
+    ['B team'],
+  );
   t.is((await registry.call(b, 'GET', `/v1/fleet/groups/${G}`)).status, 404);
   t.is((await registry.call(b, 'POST', `/v1/fleet/groups/${G}/assign`, { device_ids: ['secret-bot'] })).status, 404);
   t.is((await registry.call(b, 'POST', `/v1/fleet/groups/${G}/unassign`, { device_ids: ['secret-bot'] })).status, 404);
@@ -302,7 +361,14 @@ test('concurrent submissions keep proof counts exact', async (t) => {
   const replies = await Promise.all([...envelopes, ...envelopes].map((envelope) => registry.call(w, 'POST', '/v1/proofs', { envelope })));
   t.true(replies.every((r) => r.status === 200));
   const overview = await registry.call(w, 'GET', '/v1/fleet');
-  t.deepEqual(overview.body.devices.map((d: { device_id: string; proof_count: number }) => [d.device_id, d.proof_count]), [['bot-0', 12], ['bot-1', 12], ['bot-2', 12]]);
+  t.deepEqual(
+    overview.body.devices.map((d: { device_id: string; proof_count: number }) => [d.device_id, d.proof_count]),
+    [
+      ['bot-0', 12],
+      ['bot-1', 12],
+      ['bot-2', 12],
+    ],
+  );
 });
 
 test('the OpenAPI document describes the fleet and statistics routes', async (t) => {
@@ -348,7 +414,12 @@ test('real fleet and statistics responses match the schemas the OpenAPI document
     ['/v1/fleet/devices/{device_id}', 'GET', '/v1/fleet/devices/conf-arm'],
     ['/v1/fleet/devices/{device_id}', 'GET', '/v1/fleet/devices/none-such'],
     ['/v1/fleet/devices/{device_id}/name', 'PATCH', '/v1/fleet/devices/conf-arm/name', { name: 'Arm' }],
-    ['/v1/fleet/devices/{device_id}/health', 'POST', '/v1/fleet/devices/conf-arm/health', { status: 'degraded', cpu_percent: 50, message: 'hot', metrics: { fan_rpm: 900 } }],
+    [
+      '/v1/fleet/devices/{device_id}/health',
+      'POST',
+      '/v1/fleet/devices/conf-arm/health',
+      { status: 'degraded', cpu_percent: 50, message: 'hot', metrics: { fan_rpm: 900 } },
+    ],
     ['/v1/fleet/devices/{device_id}/health', 'POST', '/v1/fleet/devices/conf-arm/health', { status: 'ok', cpu_percent: 101 }],
     ['/v1/fleet/groups', 'GET', '/v1/fleet/groups'],
     ['/v1/fleet/groups/{group_id}', 'GET', `/v1/fleet/groups/${groupId}`],

@@ -56,9 +56,18 @@ test('the documented path works end to end: ledger set, then login and keys crea
   t.is((await run(createLoginCommand(env), ['--keypair', 'wallet.json'], dir)).code, 0);
   const created = await run(createKeysCommand(env), ['create', 'my first key', '--json'], dir);
   const result = JSON.parse(created.stdout) as { key: string; key_id: string };
-  const check = await app.call('POST', '/v1/access/check', { credential: result.key, wallet: wallet.address, body: { owner: wallet.address, mint: MINT, minimum: 50000 } });
+  const check = await app.call('POST', '/v1/access/check', {
+    credential: result.key,
+    wallet: wallet.address,
+    body: { owner: wallet.address, mint: MINT, minimum: 50000 },
+  });
   t.is(check.status, 200);
   t.deepEqual(check.body, { allowed: true, reason: 'balance 50000 meets the minimum of 50000', balance: 50000 });
-  const keys = JSON.parse((await run(createKeysCommand(env), ['list', '--json'], dir)).stdout) as Array<{ key_id: string; name: string; request_count: number; error_count: number }>;
+  const keys = JSON.parse((await run(createKeysCommand(env), ['list', '--json'], dir)).stdout) as Array<{
+    key_id: string;
+    name: string;
+    request_count: number;
+    error_count: number;
+  }>;
   t.like(keys[0], { key_id: result.key_id, name: 'my first key', request_count: 1, error_count: 0 });
 });

@@ -69,11 +69,12 @@ test('the whole journey: sign in, create a key, use it, watch its usage, delete 
   t.deepEqual((await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address })).body.items, []);
 });
 
-test('a replayed sign-in is 401; so are an unknown nonce, an expired or altered challenge and another key\'s signature', async (t) => {
+test("a replayed sign-in is 401; so are an unknown nonce, an expired or altered challenge and another key's signature", async (t) => {
   const app = await fresh(t);
   const alice = await funded(app);
   const mallory = await funded(app);
-  const connect = async () => (await app.call('POST', '/v1/auth/wallet/connect', { body: { wallet_address: alice.address } })).body as { challenge: string; nonce: string };
+  const connect = async () =>
+    (await app.call('POST', '/v1/auth/wallet/connect', { body: { wallet_address: alice.address } })).body as { challenge: string; nonce: string };
   const verify = (challenge: string, signature: string, wallet = alice.address) =>
     app.call('POST', '/v1/auth/wallet/verify', { body: { wallet_address: wallet, challenge, signature } });
 
@@ -250,7 +251,11 @@ test('POST /v1/access/check answers for any owner, mint and minimum', async (t) 
   t.like((await ask({ owner: owner.address, mint: MINT, minimum: 1234.6 })).body, { allowed: false, balance: 1234.5 });
   t.like((await ask({ owner: owner.address, mint: OTHER_MINT, minimum: 1 })).body, { allowed: false, balance: 0 });
   t.regex((await ask({ owner: owner.address, mint: MINT, minimum: 1 })).body.reason, /meets the minimum/);
-  for (const bad of [{ owner: 'nope', mint: MINT, minimum: 1 }, { owner: owner.address, mint: MINT, minimum: -1 }, { owner: owner.address, minimum: 1 }]) {
+  for (const bad of [
+    { owner: 'nope', mint: MINT, minimum: 1 },
+    { owner: owner.address, mint: MINT, minimum: -1 },
+    { owner: owner.address, minimum: 1 },
+  ]) {
     t.is((await ask(bad)).status, 422, JSON.stringify(bad));
   }
 });
@@ -267,7 +272,12 @@ test('a key name is 1 to 100 characters after trimming, counted as people count 
   // The rule of device and group names: trimmed, not blank, no control characters.
   const trimmed = await create('  robot arm 7  ');
   t.is(trimmed.body.name, 'robot arm 7');
-  for (const [name, words] of [['', /1 to 200|empty/], ['   ', /empty or only whitespace/], ['a\nb', /control characters/], ['a\u0000b', /U\+0000|control/]] as const) {
+  for (const [name, words] of [
+    ['', /1 to 200|empty/],
+    ['   ', /empty or only whitespace/],
+    ['a\nb', /control characters/],
+    ['a\u0000b', /U\+0000|control/],
+  ] as const) {
     const res = await create(name);
     t.is(res.status, 422, JSON.stringify(name));
     t.regex(res.body.detail, words);
@@ -278,7 +288,8 @@ test("a key's usage counts requests refused for their body: malformed, not JSON,
   const app = await fresh(t, { BODY_LIMIT_BYTES: '2048' });
   const alice = await funded(app);
   const { key, keyId, token } = await app.apiKey(alice);
-  const send = (body: string, type = 'application/json') => app.call('POST', '/v1/verify', { credential: key, wallet: alice.address, body, raw: true, headers: { 'content-type': type } });
+  const send = (body: string, type = 'application/json') =>
+    app.call('POST', '/v1/verify', { credential: key, wallet: alice.address, body, raw: true, headers: { 'content-type': type } });
   t.is((await send('{"envelope": ')).status, 400);
   t.is((await send('envelope=1', 'text/plain')).status, 415);
   t.is((await send(JSON.stringify({ envelope: 'x'.repeat(5000) }))).status, 413);
@@ -381,7 +392,9 @@ test('real identity responses match the schemas the OpenAPI document gives them'
   await app.call('POST', '/v1/verify', { credential: created.body.key, wallet: alice.address, body: { envelope: {} } });
   const listed = await app.call('GET', '/v1/keys', { credential: token, wallet: alice.address });
   t.is(check('/v1/keys', 'GET', listed.status, listed.body), null);
-  const access = await app.call('POST', '/v1/access/check', { body: { owner: alice.address, mint: 'So11111111111111111111111111111111111111112', minimum: 10 } });
+  const access = await app.call('POST', '/v1/access/check', {
+    body: { owner: alice.address, mint: 'So11111111111111111111111111111111111111112', minimum: 10 },
+  });
   t.is(check('/v1/access/check', 'POST', access.status, access.body), null);
   const unknownKey = await app.call('DELETE', '/v1/keys/none-such', { credential: token, wallet: alice.address });
   t.is(check('/v1/keys/{key_id}', 'DELETE', unknownKey.status, unknownKey.body), null);
@@ -408,13 +421,25 @@ test('a wallet holds at most 100 API keys: the 101st is 409 until one is deleted
   const all = (await list('?limit=200')).body.items.map((k: { key_id: string }) => k.key_id) as string[];
   const first = await list();
   t.true(conforms(k.KeyListResponse, first.body));
-  t.deepEqual(first.body.items.map((k: { key_id: string }) => k.key_id), all.slice(0, 50));
+  t.deepEqual(
+    first.body.items.map((k: { key_id: string }) => k.key_id),
+    all.slice(0, 50),
+  );
   // A key deleted between pages does not make the next page skip one.
   t.is((await app.call('DELETE', `/v1/keys/${all[49]}`, { credential: token, wallet: alice.address })).status, 204);
   const second = await list(`?cursor=${first.body.next_cursor}`);
-  t.deepEqual(second.body.items.map((k: { key_id: string }) => k.key_id), all.slice(50));
+  t.deepEqual(
+    second.body.items.map((k: { key_id: string }) => k.key_id),
+    all.slice(50),
+  );
   t.is(second.body.next_cursor, null);
-  for (const [query, status] of [['?limit=0', 422], ['?limit=201', 422], ['?cursor=nope', 422], ['?bogus=1', 400], ['?limit=1&limit=2', 400]] as const) {
+  for (const [query, status] of [
+    ['?limit=0', 422],
+    ['?limit=201', 422],
+    ['?cursor=nope', 422],
+    ['?bogus=1', 400],
+    ['?limit=1&limit=2', 400],
+  ] as const) {
     t.is((await list(query)).status, status, query);
   }
 });

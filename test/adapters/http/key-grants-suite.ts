@@ -56,14 +56,17 @@ async function keyOperations(registry: DashboardRegistry, wallet: string): Promi
   for (const doc of ['/openapi.json', '/acto/openapi.json']) {
     const { body } = await registry.call('GET', doc);
     const prefix = doc === '/openapi.json' ? '' : '/acto';
-    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, { operationId: string; security: Array<Record<string, string[]>>; 'x-required-scope'?: string | null }>>)) {
+    for (const [path, ops] of Object.entries(
+      body.paths as Record<string, Record<string, { operationId: string; security: Array<Record<string, string[]>>; 'x-required-scope'?: string | null }>>,
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         const key = op.security.find((s) => 'apiKey' in s);
         if (!key) continue;
         const scope = (op['x-required-scope'] ?? null) as Scope | null;
         const concrete = (prefix && !path.startsWith('/acto') ? prefix : '') + path.replace('{addr}', wallet).replace(/\{[^}]+\}/g, 'robot-a');
         out.push({ operationId: op.operationId, method: method.toUpperCase(), path: concrete, scope });
-        if (JSON.stringify(key.apiKey) !== JSON.stringify(scope === null ? [] : [scope])) throw new Error(`${op.operationId}: security lists ${JSON.stringify(key.apiKey)}, x-required-scope ${scope}`);
+        if (JSON.stringify(key.apiKey) !== JSON.stringify(scope === null ? [] : [scope]))
+          throw new Error(`${op.operationId}: security lists ${JSON.stringify(key.apiKey)}, x-required-scope ${scope}`);
       }
     }
   }
@@ -75,7 +78,11 @@ async function callWith(registry: DashboardRegistry, key: string, wallet: string
   const abort = new AbortController();
   const res = await fetch(registry.url + op.path, {
     method: op.method,
-    headers: { authorization: `Bearer ${key}`, 'x-wallet-address': wallet, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'x-wallet-address': wallet,
+      ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { 'content-type': 'application/json' }),
+    },
     ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: '{}' }),
     signal: abort.signal,
   });
@@ -126,30 +133,39 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
     t.is(refused.headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="proofs:read"');
   });
 
-  test.serial(`${label}: a robot's key submits and reports only for its robots; another robot's proof or report is refused and nothing is stored`, async (t) => {
-    const robot = await newKey({ name: 'arm', scopes: ['proofs:write', 'health:write'], robot_ids: ['arm-1'] });
-    t.deepEqual([robot.scopes, robot.robot_ids], [['proofs:write', 'health:write'], ['arm-1']]);
-    const other = anEnvelope({ robotId: 'arm-2', taskId: 'pick', seed: 3 });
-    for (const path of ['/v1/proofs', '/acto/v1/proofs']) {
-      const r = await registry.call('POST', path, { ...as(robot.key), body: { envelope: other } });
-      t.deepEqual([r.status, r.body.code, r.body.robot_id], [403, 'robot_not_allowed', 'arm-2'], path);
-      t.regex(r.body.detail, /not for robot "arm-2"/);
-    }
-    const unnamed = await registry.call('POST', '/v1/proofs', { ...as(robot.key), body: { envelope: anEnvelope({ taskId: 'no robot', seed: 4 }) } });
-    t.deepEqual([unnamed.status, unnamed.body.code, unnamed.body.robot_id], [403, 'robot_not_allowed', null]);
-    for (const path of ['/v1/fleet/devices/arm-2/health', '/acto/v1/fleet/devices/arm-2/health']) {
-      const r = await registry.call('POST', path, { ...as(robot.key), body: { cpu_percent: 10 } });
-      t.deepEqual([r.status, r.body.code], [403, 'robot_not_allowed'], path);
-    }
-    const stored = await registry.call('GET', '/v1/proofs', { token, wallet: owner.address });
-    t.deepEqual(stored.body.items, [], 'no refused proof was stored');
-    t.is((await registry.call('GET', '/v1/fleet/devices/arm-2', { token, wallet: owner.address })).status, 404, 'no device was made for the refused robot');
+  test.serial(
+    `${label}: a robot's key submits and reports only for its robots; another robot's proof or report is refused and nothing is stored`,
+    async (t) => {
+      const robot = await newKey({ name: 'arm', scopes: ['proofs:write', 'health:write'], robot_ids: ['arm-1'] });
+      t.deepEqual([robot.scopes, robot.robot_ids], [['proofs:write', 'health:write'], ['arm-1']]);
+      const other = anEnvelope({ robotId: 'arm-2', taskId: 'pick', seed: 3 });
+      for (const path of ['/v1/proofs', '/acto/v1/proofs']) {
+        const r = await registry.call('POST', path, { ...as(robot.key), body: { envelope: other } });
+        t.deepEqual([r.status, r.body.code, r.body.robot_id], [403, 'robot_not_allowed', 'arm-2'], path);
+        t.regex(r.body.detail, /not for robot "arm-2"/);
+      }
+      const unnamed = await registry.call('POST', '/v1/proofs', { ...as(robot.key), body: { envelope: anEnvelope({ taskId: 'no robot', seed: 4 }) } });
+      t.deepEqual([unnamed.status, unnamed.body.code, unnamed.body.robot_id], [403, 'robot_not_allowed', null]);
+      for (const path of ['/v1/fleet/devices/arm-2/health', '/acto/v1/fleet/devices/arm-2/health']) {
+        const r = await registry.call('POST', path, { ...as(robot.key), body: { cpu_percent: 10 } });
+        t.deepEqual([r.status, r.body.code], [403, 'robot_not_allowed'], path);
+      }
+      const stored = await registry.call('GET', '/v1/proofs', { token, wallet: owner.address });
+      t.deepEqual(stored.body.items, [], 'no refused proof was stored');
+      t.is((await registry.call('GET', '/v1/fleet/devices/arm-2', { token, wallet: owner.address })).status, 404, 'no device was made for the refused robot');
 
-    const own = await registry.call('POST', '/v1/proofs', { ...as(robot.key), body: { envelope: anEnvelope({ robotId: 'arm-1', taskId: 'pick', seed: 5 }) } });
-    t.is(own.status, 200);
-    t.is((await registry.call('POST', '/v1/fleet/devices/arm-1/health', { ...as(robot.key), body: { cpu_percent: 12 } })).status, 201);
-    t.deepEqual((await registry.call('GET', '/v1/proofs', { token, wallet: owner.address })).body.items.map((p: { proof_id: string }) => p.proof_id), [own.body.proof_id]);
-  });
+      const own = await registry.call('POST', '/v1/proofs', {
+        ...as(robot.key),
+        body: { envelope: anEnvelope({ robotId: 'arm-1', taskId: 'pick', seed: 5 }) },
+      });
+      t.is(own.status, 200);
+      t.is((await registry.call('POST', '/v1/fleet/devices/arm-1/health', { ...as(robot.key), body: { cpu_percent: 12 } })).status, 201);
+      t.deepEqual(
+        (await registry.call('GET', '/v1/proofs', { token, wallet: owner.address })).body.items.map((p: { proof_id: string }) => p.proof_id),
+        [own.body.proof_id],
+      );
+    },
+  );
 
   test.serial(`${label}: a disabled key is 401 saying so and works again once enabled; an expired key is 401 saying when`, async (t) => {
     const key = await newKey({ name: 'reader', scopes: ['proofs:read'], expires_at: new Date(clock.nowMs() + 3600_000).toISOString() });
@@ -159,7 +175,11 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
     const refused = await registry.call('GET', '/v1/proofs', as(key.key));
     t.deepEqual([refused.status, refused.body.code], [401, 'disabled_api_key']);
     t.regex(refused.body.detail, /disabled/);
-    t.like((await registry.call('PATCH', `/v1/keys/${key.key_id}`, { token, wallet: owner.address, body: { enabled: true, name: 'auditor' } })).body, { enabled: true, status: 'active', name: 'auditor' });
+    t.like((await registry.call('PATCH', `/v1/keys/${key.key_id}`, { token, wallet: owner.address, body: { enabled: true, name: 'auditor' } })).body, {
+      enabled: true,
+      status: 'active',
+      name: 'auditor',
+    });
     t.is((await registry.call('GET', '/v1/proofs', as(key.key))).status, 200);
 
     clock.advance(3600_000);
@@ -167,10 +187,16 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
     t.deepEqual([expired.status, expired.body.code], [401, 'expired_api_key']);
     t.is(expired.body.detail, `this API key expired at ${new Date(Date.parse('2026-12-01T13:00:00Z')).toISOString()}`);
     const listed = await registry.call('GET', '/v1/keys', { token, wallet: owner.address });
-    t.like(listed.body.items.find((k: { key_id: string }) => k.key_id === key.key_id), { status: 'expired', name: 'auditor' });
+    t.like(
+      listed.body.items.find((k: { key_id: string }) => k.key_id === key.key_id),
+      { status: 'expired', name: 'auditor' },
+    );
 
     const usage = await registry.call('GET', `/v1/keys/${key.key_id}/usage?days=1`, { token, wallet: owner.address });
-    t.deepEqual(usage.body.endpoints.map((e: { endpoint: string; request_count: number; error_count: number }) => [e.endpoint, e.request_count, e.error_count]), [['GET /v1/proofs', 4, 2]]);
+    t.deepEqual(
+      usage.body.endpoints.map((e: { endpoint: string; request_count: number; error_count: number }) => [e.endpoint, e.request_count, e.error_count]),
+      [['GET /v1/proofs', 4, 2]],
+    );
   });
 
   test.serial(`${label}: an unknown scope, no scopes, an expiry in the past or over 1,000 robots is a 422 naming it, and no key is made`, async (t) => {

@@ -14,7 +14,11 @@ import { authHeaders } from '../../support/test-authenticator.js';
 
 async function submit(url: string, wallet: string, taskId: string): Promise<{ proof_id: string; log_index: number } | null> {
   try {
-    const res = await fetch(`${url}/v1/proofs`, { method: 'POST', headers: { ...authHeaders(wallet), 'content-type': 'application/json' }, body: JSON.stringify({ envelope: anEnvelope({ taskId }) }) });
+    const res = await fetch(`${url}/v1/proofs`, {
+      method: 'POST',
+      headers: { ...authHeaders(wallet), 'content-type': 'application/json' },
+      body: JSON.stringify({ envelope: anEnvelope({ taskId }) }),
+    });
     return res.status === 200 ? ((await res.json()) as { proof_id: string; log_index: number }) : null;
   } catch {
     return null; // the server died under the request: not acknowledged
@@ -87,11 +91,21 @@ async function coveredUpTo(url: string, vkey: string, size: number, seen: Array<
  * with, no gap, every inclusion proof verifying, and every checkpoint seen before consistent
  * with the latest (so no published size shrank and no size's root changed).
  */
-async function audit(t: ExecutionContext, url: string, vkey: string, acked: ReadonlyMap<string, number>, seen: ReadonlyArray<{ size: number; rootHash: Uint8Array }>): Promise<void> {
+async function audit(
+  t: ExecutionContext,
+  url: string,
+  vkey: string,
+  acked: ReadonlyMap<string, number>,
+  seen: ReadonlyArray<{ size: number; rootHash: Uint8Array }>,
+): Promise<void> {
   const latest = openCheckpoint(await getText(`${url}/v1/log/checkpoint`), vkey);
   if (E.isLeft(latest)) return t.fail('the latest checkpoint did not open');
   const indexes = [...acked.values()].sort((a, b) => a - b);
-  t.deepEqual(indexes, indexes.map((_, i) => i), 'acknowledged proofs hold the leaves 0 … n − 1, once each');
+  t.deepEqual(
+    indexes,
+    indexes.map((_, i) => i),
+    'acknowledged proofs hold the leaves 0 … n − 1, once each',
+  );
   t.true(latest.right.size >= acked.size);
   for (const [proofId, index] of acked) {
     const answer = await getJson(`${url}/v1/log/inclusion/${proofId}`);
@@ -102,7 +116,16 @@ async function audit(t: ExecutionContext, url: string, vkey: string, acked: Read
   for (const cp of seen) {
     if (cp.size === 0) continue;
     const proof = (await getJson(`${url}/v1/log/consistency?first=${cp.size}&second=${latest.right.size}`)) as unknown as { hashes: string[] };
-    t.true(E.isRight(verifyConsistencyProof({ first: cp.size, second: latest.right.size, hashes: proof.hashes.map((h) => hexToBytes(h)!) }, cp.rootHash, latest.right.rootHash)), `size ${cp.size}`);
+    t.true(
+      E.isRight(
+        verifyConsistencyProof(
+          { first: cp.size, second: latest.right.size, hashes: proof.hashes.map((h) => hexToBytes(h)!) },
+          cp.rootHash,
+          latest.right.rootHash,
+        ),
+      ),
+      `size ${cp.size}`,
+    );
     previous = Math.max(previous, cp.size);
   }
   t.true(latest.right.size >= previous);

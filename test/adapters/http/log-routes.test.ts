@@ -128,7 +128,12 @@ test('tiles and entry bundles follow C2SP tlog-tiles; full ones are immutable, u
   await r.advance();
   const bytes = async (path: string) => {
     const res = await fetch(`${r.url}${path}`);
-    return { status: res.status, cache: res.headers.get('cache-control'), type: res.headers.get('content-type'), body: new Uint8Array(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      cache: res.headers.get('cache-control'),
+      type: res.headers.get('content-type'),
+      body: new Uint8Array(await res.arrayBuffer()),
+    };
   };
   const full = await bytes('/v1/log/tile/0/000');
   t.is(full.status, 200);
@@ -146,9 +151,18 @@ test('tiles and entry bundles follow C2SP tlog-tiles; full ones are immutable, u
   t.deepEqual(entries?.map(bytesToHex), ids.slice(0, 256));
   t.deepEqual(decodeEntryBundle((await bytes('/v1/log/tile/entries/001.p/4')).body)?.map(bytesToHex), ids.slice(256));
   // Not published (yet), or not a canonical tile path.
-  for (const path of ['/v1/log/tile/0/001.p/5', '/v1/log/tile/0/001', '/v1/log/tile/1/000', '/v1/log/tile/0/x000/001', '/v1/log/tile/0/01', '/v1/log/tile/entries/002', '/v1/log/tile/0/000.p/256']) {
+  for (const path of [
+    '/v1/log/tile/0/001.p/5',
+    '/v1/log/tile/0/001',
+    '/v1/log/tile/1/000',
+    '/v1/log/tile/0/x000/001',
+    '/v1/log/tile/0/01',
+    '/v1/log/tile/entries/002',
+    '/v1/log/tile/0/000.p/256',
+  ]) {
     t.is((await bytes(path)).status, 404, path);
   }
   const doc = (await r.call(null, 'GET', '/openapi.json')).body;
-  for (const path of ['/v1/log/checkpoint', '/v1/log/key', '/v1/log/inclusion/{proof_id}', '/v1/log/consistency', '/v1/log/tile/{tile_path}']) t.truthy(doc.paths[path]?.get, path);
+  for (const path of ['/v1/log/checkpoint', '/v1/log/key', '/v1/log/inclusion/{proof_id}', '/v1/log/consistency', '/v1/log/tile/{tile_path}'])
+    t.truthy(doc.paths[path]?.get, path);
 });

@@ -32,7 +32,10 @@ async function everyNulInput(t: ExecutionContext, registry: TestRegistry): Promi
   const read = await registry.call(WALLET_A, 'GET', `/v1/proofs/${stored.body.proof_id}`);
   t.deepEqual(read.body.envelope, meta);
   const found = await registry.call(WALLET_A, 'POST', '/v1/proofs/search', { text: 'right' });
-  t.deepEqual(found.body.items.map((p: { task_id: string }) => p.task_id), ['nul-meta']);
+  t.deepEqual(
+    found.body.items.map((p: { task_id: string }) => p.task_id),
+    ['nul-meta'],
+  );
 
   // Filters: no stored value holds U+0000, and a filter that does is refused, not a 500.
   for (const filter of ['task_id', 'robot_id', 'run_id', 'topic', 'text']) {
@@ -63,7 +66,10 @@ async function everyNulInput(t: ExecutionContext, registry: TestRegistry): Promi
     ['POST', '/v1/fleet/devices/arm-1/health', { status: 'ok', metrics: { 'k\u0000': 1 } }],
   ] as const) {
     const res = await registry.call(WALLET_A, method, path, body);
-    t.true(res.status === 422 || res.status === 201 || res.status === 200, `${method} ${path} ${JSON.stringify(body)}: ${res.status} ${JSON.stringify(res.body)}`);
+    t.true(
+      res.status === 422 || res.status === 201 || res.status === 200,
+      `${method} ${path} ${JSON.stringify(body)}: ${res.status} ${JSON.stringify(res.body)}`,
+    );
   }
 }
 

@@ -37,7 +37,11 @@ redisTest('two instances on one Redis: a wallet gets ACCESS_CHECK_OWNERS_PER_MIN
   for (const app of [one, two]) await app.fund(alice, '50000');
   const keys = [(await one.apiKey(alice)).key, (await two.apiKey(alice)).key] as const;
   const ask = (i: 0 | 1, owner: number) =>
-    [one, two][i]!.call('POST', '/v1/access/check', { credential: keys[i], wallet: alice.address, body: { owner: aWallet(960 + owner).address, mint: MINT, minimum: 1 } });
+    [one, two][i]!.call('POST', '/v1/access/check', {
+      credential: keys[i],
+      wallet: alice.address,
+      body: { owner: aWallet(960 + owner).address, mint: MINT, minimum: 1 },
+    });
 
   t.is((await ask(0, 1)).status, 200);
   t.is((await ask(1, 2)).status, 200);
@@ -56,7 +60,11 @@ redisTest('two instances on one Redis: a wallet gets ACCESS_CHECK_OWNERS_PER_MIN
   const bob = aWallet(952);
   await two.fund(bob, '50000');
   const bobs = await two.apiKey(bob);
-  t.is((await two.call('POST', '/v1/access/check', { credential: bobs.key, wallet: bob.address, body: { owner: aWallet(964).address, mint: MINT, minimum: 1 } })).status, 200);
+  t.is(
+    (await two.call('POST', '/v1/access/check', { credential: bobs.key, wallet: bob.address, body: { owner: aWallet(964).address, mint: MINT, minimum: 1 } }))
+      .status,
+    200,
+  );
   // A new minute, a new allowance, on both.
   for (const app of [one, two]) app.clock.advance(60_000);
   t.is((await ask(1, 4)).status, 200);
@@ -74,7 +82,11 @@ redisTest('concurrent lookups of new owners on two instances never let more than
 
 test('when Redis does not answer, each instance still limits on its own', async (t) => {
   const clock = new ManualClock();
-  const down = await redisOwnerLookups('redis://127.0.0.1:1', clock, 2, { keyPrefix: `${prefix}:down`, connectTimeoutMs: 300, fallback: new OwnerLookupLimit(clock, 2) });
+  const down = await redisOwnerLookups('redis://127.0.0.1:1', clock, 2, {
+    keyPrefix: `${prefix}:down`,
+    connectTimeoutMs: 300,
+    fallback: new OwnerLookupLimit(clock, 2),
+  });
   t.teardown(() => down.close());
   t.false(down.connected);
   const answers = [];

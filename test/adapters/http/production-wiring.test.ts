@@ -50,10 +50,11 @@ test('concurrent submissions and duplicates through workers and the writer threa
   t.deepEqual(one.body.envelope, envelopes[7]);
   const fleet = await registry.call(WALLET_B, 'GET', '/v1/fleet?limit=10');
   t.is(fleet.status, 200);
-  t.deepEqual(
-    fleet.body.devices.map((d: { device_id: string; proof_count: number }) => [d.device_id, d.proof_count]).sort(),
-    [['arm-0', 20], ['arm-1', 20], ['arm-2', 20]],
-  );
+  t.deepEqual(fleet.body.devices.map((d: { device_id: string; proof_count: number }) => [d.device_id, d.proof_count]).sort(), [
+    ['arm-0', 20],
+    ['arm-1', 20],
+    ['arm-2', 20],
+  ]);
 });
 
 test('an envelope with "__proto__" members and one with an out-of-range number get the same answers on the workers as inline', async (t) => {
@@ -75,10 +76,15 @@ test('an envelope with "__proto__" members and one with an out-of-range number g
   t.regex(verified.body.reason, /^payload\.telemetry_normalized\.events\[0\]\.data\.seq is a number beyond the range of an IEEE 754 double/);
 });
 
-(process.platform === 'linux' ? test : test.skip)('every thread but the event loop runs HELPER_THREAD_NICE below it: workers, writer, libuv and V8 helpers', (t) => {
-  const base = getPriority(process.pid);
-  const others = readdirSync('/proc/self/task').map(Number).filter((id) => id !== process.pid);
-  // Two verify workers and the writer thread, besides libuv's pool and V8's helpers.
-  t.true(others.length >= 3 + 4);
-  for (const id of others) t.true(getPriority(id) >= Math.min(19, base + 7), `thread ${id} at ${getPriority(id)}`);
-});
+(process.platform === 'linux' ? test : test.skip)(
+  'every thread but the event loop runs HELPER_THREAD_NICE below it: workers, writer, libuv and V8 helpers',
+  (t) => {
+    const base = getPriority(process.pid);
+    const others = readdirSync('/proc/self/task')
+      .map(Number)
+      .filter((id) => id !== process.pid);
+    // Two verify workers and the writer thread, besides libuv's pool and V8's helpers.
+    t.true(others.length >= 3 + 4);
+    for (const id of others) t.true(getPriority(id) >= Math.min(19, base + 7), `thread ${id} at ${getPriority(id)}`);
+  },
+);

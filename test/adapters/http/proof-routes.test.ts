@@ -70,7 +70,15 @@ test('GET /v1/proofs/{id} returns the record with the envelope as sent; other wa
   const got = await registry.call(WALLET_A, 'GET', `/v1/proofs/${body.proof_id}`);
   t.is(got.status, 200);
   t.deepEqual(got.body.envelope, envelope);
-  t.like(got.body, { proof_id: body.proof_id, task_id: 'get', robot_id: 'arm', run_id: 'run', verified: true, created_at: envelope.payload.created_at, received_at: '2026-11-20T10:30:00.000Z' });
+  t.like(got.body, {
+    proof_id: body.proof_id,
+    task_id: 'get',
+    robot_id: 'arm',
+    run_id: 'run',
+    verified: true,
+    created_at: envelope.payload.created_at,
+    received_at: '2026-11-20T10:30:00.000Z',
+  });
   t.true(conforms(c.ProofRecordResponse, got.body));
   const other = await registry.call(WALLET_B, 'GET', `/v1/proofs/${body.proof_id}`);
   t.is(other.status, 404);
@@ -87,14 +95,20 @@ test('GET /v1/proofs lists newest first with cursor pages and filters', async (t
   const first = await registry.call(wallet, 'GET', '/v1/proofs?limit=3');
   t.is(first.status, 200);
   t.true(conforms(c.ProofListResponse, first.body));
-  t.deepEqual(first.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-20T06:00:00Z', '2026-11-20T05:00:00Z', '2026-11-20T04:00:00Z']);
+  t.deepEqual(
+    first.body.items.map((i: { created_at: string }) => i.created_at),
+    ['2026-11-20T06:00:00Z', '2026-11-20T05:00:00Z', '2026-11-20T04:00:00Z'],
+  );
   t.false('envelope' in first.body.items[0]);
   const second = await registry.call(wallet, 'GET', `/v1/proofs?limit=3&cursor=${first.body.next_cursor}`);
   const third = await registry.call(wallet, 'GET', `/v1/proofs?limit=3&cursor=${second.body.next_cursor}`);
   t.is(third.body.items.length, 1);
   t.is(third.body.next_cursor, null);
   const odd = await registry.call(wallet, 'GET', '/v1/proofs?task_id=odd&robot_id=r1');
-  t.deepEqual(odd.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-20T01:00:00Z']);
+  t.deepEqual(
+    odd.body.items.map((i: { created_at: string }) => i.created_at),
+    ['2026-11-20T01:00:00Z'],
+  );
 });
 
 test('a cursor pages on only the list it came from: another order or other filters are 422', async (t) => {
@@ -108,7 +122,10 @@ test('a cursor pages on only the list it came from: another order or other filte
   const cursor = first.body.next_cursor as string;
   // The same order and filters, any page size; the list route takes it too.
   const next = await search({ order: 'asc', limit: 3, cursor });
-  t.deepEqual(next.body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-21T02:00:00Z', '2026-11-21T03:00:00Z', '2026-11-21T04:00:00Z']);
+  t.deepEqual(
+    next.body.items.map((i: { created_at: string }) => i.created_at),
+    ['2026-11-21T02:00:00Z', '2026-11-21T03:00:00Z', '2026-11-21T04:00:00Z'],
+  );
   t.is((await registry.call(wallet, 'GET', `/v1/proofs?order=asc&limit=1&cursor=${cursor}`)).body.items[0].created_at, '2026-11-21T02:00:00Z');
   for (const other of [{ order: 'desc' }, {}, { order: 'asc', task_id: 'odd' }, { order: 'asc', created_after: '2026-11-21T00:00:00Z' }]) {
     const res = await search({ ...other, cursor });
@@ -119,7 +136,10 @@ test('a cursor pages on only the list it came from: another order or other filte
   // A cursor of the earlier form (position only) is still taken.
   const [createdAtMs, proofId] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
   const older = Buffer.from(`${createdAtMs}.${proofId}`, 'utf8').toString('base64url');
-  t.deepEqual((await search({ order: 'asc', limit: 1, cursor: older })).body.items.map((i: { created_at: string }) => i.created_at), ['2026-11-21T02:00:00Z']);
+  t.deepEqual(
+    (await search({ order: 'asc', limit: 1, cursor: older })).body.items.map((i: { created_at: string }) => i.created_at),
+    ['2026-11-21T02:00:00Z'],
+  );
   t.is((await search({ order: 'asc', cursor: `${cursor}x` })).body.code, 'invalid_cursor');
 });
 
@@ -195,7 +215,16 @@ test('POST /v1/verify/batch answers in input order, one result per envelope', as
   const res = await registry.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes });
   t.is(res.status, 200);
   t.true(conforms(c.BatchResponse, res.body));
-  t.deepEqual(res.body.results.map((r: { index: number; valid: boolean }) => [r.index, r.valid]), [[0, true], [1, false], [2, false], [3, true], [4, false]]);
+  t.deepEqual(
+    res.body.results.map((r: { index: number; valid: boolean }) => [r.index, r.valid]),
+    [
+      [0, true],
+      [1, false],
+      [2, false],
+      [3, true],
+      [4, false],
+    ],
+  );
   t.like(res.body, { total: 5, valid_count: 2, invalid_count: 3 });
   t.is((await registry.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: [] })).status, 422);
   t.is((await registry.call(WALLET_A, 'POST', '/v1/verify/batch', { envelopes: Array(1001).fill(null) })).status, 422);
@@ -253,7 +282,10 @@ test('a proof whose task_id, robot_id, run_id or topic is longer than 256 charac
   const longest = anEnvelope({ taskId: 'é'.repeat(256) });
   t.is((await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope: longest })).status, 200);
   const found = await registry.call(WALLET_C, 'POST', '/v1/proofs/search', { task_id: 'é'.repeat(256) });
-  t.deepEqual(found.body.items.map((i: { proof_id: string }) => i.proof_id), [longest.payload.payload_hash]);
+  t.deepEqual(
+    found.body.items.map((i: { proof_id: string }) => i.proof_id),
+    [longest.payload.payload_hash],
+  );
 });
 
 test('an empty task_id is a value a filter can match, in a search and in a list', async (t) => {
@@ -261,9 +293,15 @@ test('an empty task_id is a value a filter can match, in a search and in a list'
   t.is((await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope })).status, 200);
   t.is((await registry.call(WALLET_C, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: 'not-empty' }) })).status, 200);
   const found = await registry.call(WALLET_C, 'POST', '/v1/proofs/search', { task_id: '' });
-  t.deepEqual(found.body.items.map((i: { proof_id: string }) => i.proof_id), [envelope.payload.payload_hash]);
+  t.deepEqual(
+    found.body.items.map((i: { proof_id: string }) => i.proof_id),
+    [envelope.payload.payload_hash],
+  );
   const listed = await registry.call(WALLET_C, 'GET', '/v1/proofs?task_id=');
-  t.deepEqual(listed.body.items.map((i: { proof_id: string }) => i.proof_id), [envelope.payload.payload_hash]);
+  t.deepEqual(
+    listed.body.items.map((i: { proof_id: string }) => i.proof_id),
+    [envelope.payload.payload_hash],
+  );
   // An empty limit is still not a number of items.
   t.is((await registry.call(WALLET_C, 'GET', '/v1/proofs?limit=')).status, 422);
 });
@@ -272,7 +310,13 @@ test('GET /v1/proofs takes every search filter as a query parameter and answers 
   const wallet = 'GqTPL6qRf5aUuqscLh8Rg2HTxPUXfhhAXDptTLhp1t2J';
   const created = ['2026-11-20T08:00:00Z', '2026-11-20T09:00:00Z', '2026-11-20T10:00:00Z'];
   for (const [i, createdAt] of created.entries()) {
-    const envelope = anEnvelope({ taskId: `filters-${i}`, robotId: `arm-${i % 2}`, createdAt, topics: i === 1 ? ['vision/frame'] : ['nav/pose'], meta: { site: i === 2 ? 'Berlin' : 'Lyon' } });
+    const envelope = anEnvelope({
+      taskId: `filters-${i}`,
+      robotId: `arm-${i % 2}`,
+      createdAt,
+      topics: i === 1 ? ['vision/frame'] : ['nav/pose'],
+      meta: { site: i === 2 ? 'Berlin' : 'Lyon' },
+    });
     t.is((await registry.call(wallet, 'POST', '/v1/proofs', { envelope })).status, 200);
   }
   const filters: Array<Record<string, string>> = [
@@ -289,8 +333,14 @@ test('GET /v1/proofs takes every search filter as a query parameter and answers 
     t.deepEqual(listed.body, searched.body, JSON.stringify(filter));
   }
   const asc = await registry.call(wallet, 'GET', '/v1/proofs?order=asc');
-  t.deepEqual(asc.body.items.map((i: { task_id: string }) => i.task_id), ['filters-0', 'filters-1', 'filters-2']);
-  t.deepEqual((await registry.call(wallet, 'GET', '/v1/proofs?text=berlin')).body.items.map((i: { task_id: string }) => i.task_id), ['filters-2']);
+  t.deepEqual(
+    asc.body.items.map((i: { task_id: string }) => i.task_id),
+    ['filters-0', 'filters-1', 'filters-2'],
+  );
+  t.deepEqual(
+    (await registry.call(wallet, 'GET', '/v1/proofs?text=berlin')).body.items.map((i: { task_id: string }) => i.task_id),
+    ['filters-2'],
+  );
   t.is((await registry.call(wallet, 'GET', '/v1/proofs?order=sideways')).status, 422);
   t.is((await registry.call(wallet, 'GET', '/v1/proofs?created_after=yesterday')).status, 422);
 });

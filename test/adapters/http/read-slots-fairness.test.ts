@@ -29,7 +29,7 @@ test('a freed slot goes to the next wallet in turn, not to the wallet with the m
   t.is(slots.inUse, 0);
 });
 
-test("one wallet may keep only its share of the queue waiting: 429 for it, and another wallet still gets in", async (t) => {
+test('one wallet may keep only its share of the queue waiting: 429 for it, and another wallet still gets in', async (t) => {
   const slots = new Slots({ slots: 1, queue: 64, queuePerWallet: 2 });
   const held = await slots.acquire('A');
   const a = [slots.acquire('A'), slots.acquire('A')];

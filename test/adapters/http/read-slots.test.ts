@@ -41,7 +41,13 @@ async function registryWithGatedSearches(env: Record<string, string>) {
     rebind(PROOFS.SearchProofs).toResolvedValue(
       (store: ProofStore) => {
         searches = new GatedSearches(store);
-        return new SearchProofs({ ...store, get: store.get.bind(store), add: store.add.bind(store), count: store.count.bind(store), search: (w, q) => searches.search(w, q) });
+        return new SearchProofs({
+          ...store,
+          get: store.get.bind(store),
+          add: store.add.bind(store),
+          count: store.count.bind(store),
+          search: (w, q) => searches.search(w, q),
+        });
       },
       [PROOFS.Store],
     );
@@ -54,7 +60,12 @@ async function registryWithGatedSearches(env: Record<string, string>) {
       headers: { ...authHeaders(WALLET_A), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), type: res.headers.get('content-type'), body: (await res.json()) as Record<string, unknown> };
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      type: res.headers.get('content-type'),
+      body: (await res.json()) as Record<string, unknown>,
+    };
   };
   // The use case is made when first needed: one list makes it, past the gate once opened.
   return { registry, call, searches: () => searches };

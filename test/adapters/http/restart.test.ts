@@ -44,11 +44,15 @@ test('a stop lets an in-flight request finish, then refuses new connections', as
   // Then the headers and half the body on it, so the request is in flight when the stop begins.
   let finish!: () => void;
   const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(new URL('/v1/proofs', registry.url), { agent, method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      new URL('/v1/proofs', registry.url),
+      { agent, method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.slice(0, 100));
     finish = () => req.end(body.slice(100));
@@ -77,15 +81,19 @@ test('a stop under keep-alive load answers every request a client sent; it only 
   let n = 0;
   const post = (body: string) =>
     new Promise<void>((resolve) => {
-      const req = request(url, { method: 'POST', agent, headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          if (++outcomes.answered === 64) loaded();
-          if (res.statusCode === 200) acked.push((JSON.parse(Buffer.concat(chunks).toString()) as { proof_id: string }).proof_id);
-          resolve();
-        });
-      });
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            if (++outcomes.answered === 64) loaded();
+            if (res.statusCode === 200) acked.push((JSON.parse(Buffer.concat(chunks).toString()) as { proof_id: string }).proof_id);
+            resolve();
+          });
+        },
+      );
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (err.code === 'ECONNREFUSED') outcomes.refused++;
         else outcomes.lost.push(`${err.code ?? ''} ${err.message}`);

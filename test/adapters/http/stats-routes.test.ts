@@ -35,7 +35,7 @@ const call = async (wallet: string, method: string, path: string, body?: unknown
   return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 };
 
-test('a wallet\'s statistics: proof windows, devices, groups, score and key usage', async (t) => {
+test("a wallet's statistics: proof windows, devices, groups, score and key usage", async (t) => {
   const ago = (ms: number) => new Date(Date.parse(NOW) - ms).toISOString();
   const created = [ago(10 * DAY), ago(3 * DAY), ago(2 * DAY), ago(DAY - 60_000), ago(60_000)];
   for (const [i, createdAt] of created.entries()) {
@@ -49,7 +49,14 @@ test('a wallet\'s statistics: proof windows, devices, groups, score and key usag
   const res = await call(A, 'GET', `/v1/stats/wallet/${A}`);
   t.is(res.status, 200);
   t.true(isRight(StatsResponse.decode(res.body)), JSON.stringify(res.body));
-  t.deepEqual(res.body['proofs'], { total: 5, last_24h: 2, last_7d: 4, first_at: new Date(created[0]!).toISOString(), last_at: new Date(created[4]!).toISOString(), basis: 'created_at of each proof (payload.created_at)' });
+  t.deepEqual(res.body['proofs'], {
+    total: 5,
+    last_24h: 2,
+    last_7d: 4,
+    first_at: new Date(created[0]!).toISOString(),
+    last_at: new Date(created[4]!).toISOString(),
+    basis: 'created_at of each proof (payload.created_at)',
+  });
   t.deepEqual(res.body['devices'], { total: 2, by_status: { online: 1, warning: 0, offline: 0, degraded: 0, error: 1 } });
   t.deepEqual(res.body['groups'], { total: 1 });
   t.deepEqual(res.body['api_keys'], { requests: 40, errors: 3, error_rate: 0.075 });
@@ -64,7 +71,7 @@ test('a wallet\'s statistics: proof windows, devices, groups, score and key usag
   t.is(res.body['generated_at'], new Date(NOW).toISOString());
 });
 
-test('another wallet\'s statistics are refused; an unused wallet has zeros', async (t) => {
+test("another wallet's statistics are refused; an unused wallet has zeros", async (t) => {
   const denied = await call(B, 'GET', `/v1/stats/wallet/${A}`);
   t.is(denied.status, 403);
   t.is(typeof denied.body['detail'], 'string');

@@ -16,7 +16,11 @@ test.after.always(async () => registry?.close());
  * registry runs in this process, and after a write has gone out, two turns of the event loop
  * include a poll phase that reads it before the next part is written.
  */
-function post(path: string, parts: readonly Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: { detail?: string; code?: string; proof_id?: string } }> {
+function post(
+  path: string,
+  parts: readonly Buffer[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { detail?: string; code?: string; proof_id?: string } }> {
   const { hostname, port } = new URL(registry.url);
   const length = parts.reduce((n, p) => n + p.length, 0);
   return new Promise((resolve, reject) => {
@@ -87,7 +91,9 @@ const COMPRESSIONS = [
 
 test('a compressed body is checked as the text it inflates to', async (t) => {
   for (const [encoding, compress] of COMPRESSIONS) {
-    const bad = await post('/v1/proofs', [compress(withUnsignedBytes(`compressed-not-utf8-${encoding}`, Buffer.from([0xe2, 0x82])))], { 'content-encoding': encoding });
+    const bad = await post('/v1/proofs', [compress(withUnsignedBytes(`compressed-not-utf8-${encoding}`, Buffer.from([0xe2, 0x82])))], {
+      'content-encoding': encoding,
+    });
     t.is(bad.status, 400, encoding);
     t.regex(bad.body.detail ?? '', /not valid UTF-8/, encoding);
     const listed = await registry.call(WALLET_A, 'GET', `/v1/proofs?task_id=compressed-not-utf8-${encoding}`);

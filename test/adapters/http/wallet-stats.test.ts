@@ -49,16 +49,24 @@ const call = async (wallet: string, method: string, path: string, body?: unknown
 const wallet = (n: number) => `WalletStats${String(n).padStart(3, '0')}${'1'.repeat(33)}`;
 
 const manyEvents = (n: number, createdAt: string): TelemetryEvent[] =>
-  Array.from({ length: n }, (_, i) => ({ ts: new Date(Date.parse(createdAt) - n * 10 + i * 10).toISOString(), topic: 'joint/state', data: { seq: i, pos: [1.5, -0.25, i] } }));
+  Array.from({ length: n }, (_, i) => ({
+    ts: new Date(Date.parse(createdAt) - n * 10 + i * 10).toISOString(),
+    topic: 'joint/state',
+    data: { seq: i, pos: [1.5, -0.25, i] },
+  }));
 
-test.serial('a statistics request scores and parses no proof: its work does not grow with the size of the wallet\'s proofs', async (t) => {
+test.serial("a statistics request scores and parses no proof: its work does not grow with the size of the wallet's proofs", async (t) => {
   const small = wallet(1);
   const large = wallet(2);
   const createdAt = new Date(NOW - 60_000).toISOString();
   const before = scored;
   for (let i = 0; i < 3; i++) {
     t.is((await call(small, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: `s-${i}`, robotId: 'r', createdAt }) })).status, 200);
-    t.is((await call(large, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: `l-${i}`, robotId: 'r', createdAt, events: manyEvents(10_000, createdAt) }) })).status, 200);
+    t.is(
+      (await call(large, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: `l-${i}`, robotId: 'r', createdAt, events: manyEvents(10_000, createdAt) }) }))
+        .status,
+      200,
+    );
   }
   // Each accepted proof was scored once, as it was received.
   t.is(scored - before, 6);
@@ -81,7 +89,11 @@ test.serial('proofs by robot and task, verification calls, activity and the time
   const w = wallet(3);
   now = NOW - 2 * DAY;
   try {
-    for (const [task, robot] of [['weld', 'arm-1'], ['weld', 'arm-2'], ['paint', 'arm-1']] as const) {
+    for (const [task, robot] of [
+      ['weld', 'arm-1'],
+      ['weld', 'arm-2'],
+      ['paint', 'arm-1'],
+    ] as const) {
       t.is((await call(w, 'POST', '/v1/proofs', { envelope: anEnvelope({ taskId: task, robotId: robot, runId: `${task}-${robot}` }) })).status, 200);
     }
     now = NOW;
@@ -108,8 +120,15 @@ test.serial('proofs by robot and task, verification calls, activity and the time
       last_at: new Date(NOW).toISOString(),
       basis: 'registry time of each proof accepted and each verification call answered',
     });
-    t.deepEqual(res.body.proofs_by_robot, [{ robot_id: 'arm-1', proofs: 3 }, { robot_id: 'arm-2', proofs: 1 }]);
-    t.deepEqual(res.body.proofs_by_task, [{ task_id: 'weld', proofs: 3 }, { task_id: 'inspect', proofs: 1 }, { task_id: 'paint', proofs: 1 }]);
+    t.deepEqual(res.body.proofs_by_robot, [
+      { robot_id: 'arm-1', proofs: 3 },
+      { robot_id: 'arm-2', proofs: 1 },
+    ]);
+    t.deepEqual(res.body.proofs_by_task, [
+      { task_id: 'weld', proofs: 3 },
+      { task_id: 'inspect', proofs: 1 },
+      { task_id: 'paint', proofs: 1 },
+    ]);
     t.deepEqual(res.body.timeline.points, [
       { date: '2026-11-18', proofs: 3, verifications: 0 },
       { date: '2026-11-19', proofs: 0, verifications: 0 },
@@ -125,7 +144,10 @@ test.serial('proofs by robot and task, verification calls, activity and the time
     t.is((await call(w, 'GET', `/v1/stats/wallet/${w}?days=365`)).body.timeline.points.length, 365);
     // Another wallet's statistics stay refused.
     t.is((await call(wallet(4), 'GET', `/v1/stats/wallet/${w}`)).status, 403);
-    t.like((await call(wallet(4), 'GET', `/v1/stats/wallet/${wallet(4)}`)).body, { proofs_submitted: 0, verifications: { total: 1, successful: 1, failed: 0 } });
+    t.like((await call(wallet(4), 'GET', `/v1/stats/wallet/${wallet(4)}`)).body, {
+      proofs_submitted: 0,
+      verifications: { total: 1, successful: 1, failed: 0 },
+    });
   } finally {
     now = NOW;
   }

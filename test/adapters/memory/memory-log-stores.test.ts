@@ -21,5 +21,8 @@ sequencedLeavesContract('memory', async () => {
     },
   };
 });
-checkpointSignerContract('seed, node:crypto', async () => new SeedCheckpointSigner(new NodeEd25519(), new Uint8Array(32).fill(3), 'registry.example/proof-registry'));
+checkpointSignerContract(
+  'seed, node:crypto',
+  async () => new SeedCheckpointSigner(new NodeEd25519(), new Uint8Array(32).fill(3), 'registry.example/proof-registry'),
+);
 checkpointSignerContract('seed, tweetnacl', async () => new SeedCheckpointSigner(new TweetnaclEd25519(), new Uint8Array(32).fill(4), 'registry.example/log'));

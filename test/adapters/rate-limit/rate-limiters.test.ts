@@ -30,8 +30,14 @@ test('memory: a key gets its limit per window, then 429-worthy refusals with a r
   const limiter = memoryRateLimiter(limits);
   const decisions = [];
   for (let i = 0; i < 7; i++) decisions.push(await limiter.consume('key:a', 'api'));
-  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false, false]);
-  t.deepEqual(decisions.slice(0, 5).map((d) => d.remaining), [4, 3, 2, 1, 0]);
+  t.deepEqual(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, false, false],
+  );
+  t.deepEqual(
+    decisions.slice(0, 5).map((d) => d.remaining),
+    [4, 3, 2, 1, 0],
+  );
   t.true(decisions.every((d) => d.limit === 5));
   t.true(decisions[5]!.resetS >= 1 && decisions[5]!.resetS <= 60);
 });
@@ -59,8 +65,14 @@ redisTest('redis: two instances sharing Redis enforce one limit between them', a
   const decisions = [];
   for (const instance of order) decisions.push(await instance.limiter.consume(key, 'api'));
   // Five in all across both instances, not five each.
-  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false, false]);
-  t.deepEqual(decisions.slice(0, 5).map((d) => d.remaining), [4, 3, 2, 1, 0]);
+  t.deepEqual(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, false, false],
+  );
+  t.deepEqual(
+    decisions.slice(0, 5).map((d) => d.remaining),
+    [4, 3, 2, 1, 0],
+  );
   t.true(decisions[6]!.resetS >= 1 && decisions[6]!.resetS <= 60);
   // The sign-in bucket is a separate counter in Redis too.
   t.true((await a.limiter.consume(key, 'sign_in')).allowed);
@@ -80,7 +92,10 @@ test('redis: when Redis does not answer, each instance falls back to its own in-
   opened.push(down);
   const decisions = [];
   for (let i = 0; i < 6; i++) decisions.push(await down.limiter.consume('key:x', 'api'));
-  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+  t.deepEqual(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, false],
+  );
 });
 
 /**
@@ -158,7 +173,10 @@ redisTest('redis: losing Redis and getting it back are reported once each, and l
   // Requests are still limited, by this instance's own counter.
   const decisions = [];
   for (let i = 0; i < 6; i++) decisions.push(await limiter.limiter.consume('key:outage', 'api'));
-  t.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+  t.deepEqual(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, false],
+  );
   // ioredis keeps trying to reconnect; three failed attempts later, still one report.
   for (let i = 0; i < 3; i++) await relay.nextAttempt();
   t.is(log.changes.length, 1);

@@ -69,7 +69,10 @@ for (const [mode, kind] of failures) {
     rpc.mode = mode;
     const err = await t.throwsAsync(balance.balanceOf(WALLET_A, MINT), { instanceOf: BalanceSourceError });
     t.is(err?.kind, kind);
-    t.deepEqual(observed.map((o) => o.outcome), [kind]);
+    t.deepEqual(
+      observed.map((o) => o.outcome),
+      [kind],
+    );
     // A 429 is not retried: the cache's grace period, not a retry loop, covers a busy node.
     t.is(rpc.requests.length, 1);
   });

@@ -25,44 +25,158 @@ async function seed(db: Database): Promise<ProofRecord[]> {
   const store = new KnexProofStore(db);
   const proofs: ProofRecord[] = [];
   for (let i = 0; i < 9; i++) {
-    const spec = { taskId: `task-${i % 3}`, robotId: `robot-${i % 2}`, runId: `run-${i % 4}`, topics: [i % 2 ? 'nav/pose' : 'arm/joint'], createdAt: at(i), meta: { site: i === 4 ? 'quasar-lyon' : 'paris "nord" — été' }, seed: i % 5 };
+    const spec = {
+      taskId: `task-${i % 3}`,
+      robotId: `robot-${i % 2}`,
+      runId: `run-${i % 4}`,
+      topics: [i % 2 ? 'nav/pose' : 'arm/joint'],
+      createdAt: at(i),
+      meta: { site: i === 4 ? 'quasar-lyon' : 'paris "nord" — été' },
+      seed: i % 5,
+    };
     const r = aProofRecord(i % 3 ? WALLET_A : WALLET_B, spec);
     await store.add(r);
     proofs.push(r);
   }
   // The same proof in the other wallet: a second row, the same leaf.
-  const again = aProofRecord(WALLET_A, { taskId: 'task-0', robotId: 'robot-0', runId: 'run-0', topics: ['arm/joint'], createdAt: at(0), meta: { site: 'paris "nord" — été' }, seed: 0 });
+  const again = aProofRecord(WALLET_A, {
+    taskId: 'task-0',
+    robotId: 'robot-0',
+    runId: 'run-0',
+    topics: ['arm/joint'],
+    createdAt: at(0),
+    meta: { site: 'paris "nord" — été' },
+    seed: 0,
+  });
   await store.add(again);
   proofs.push(again);
   await new IntegrateLeaves(new KnexLogTileStore(db), new KnexSequencedLeaves(db), new NodeSha256()).execute();
   const k = db.knex;
-  await k('log_checkpoints').insert({ tree_size: 9, root_hash: Buffer.from('00ff10'.repeat(10) + 'ab', 'hex'), note: 'registry.example/log\n9\nq83+AA==\n\n— registry.example abc=\n', published_at_ms: MS + 1 });
+  await k('log_checkpoints').insert({
+    tree_size: 9,
+    root_hash: Buffer.from('00ff10'.repeat(10) + 'ab', 'hex'),
+    note: 'registry.example/log\n9\nq83+AA==\n\n— registry.example abc=\n',
+    published_at_ms: MS + 1,
+  });
   await k('api_keys').insert([
-    { key_id: 'k1', wallet: WALLET_A, name: "fleet 'north'", prefix: 'pr_live_ab', key_hash: 'a'.repeat(64), created_at_ms: MS, last_used_at_ms: null, request_count: 3, error_count: 1 },
-    { key_id: 'k2', wallet: WALLET_B, name: 'ci', prefix: 'pr_live_cd', key_hash: 'b'.repeat(64), created_at_ms: MS + 5, last_used_at_ms: MS + 9, request_count: 0, error_count: 0, scopes: 'proofs:write health:write', robot_ids: '["r-1","r-2"]', expires_at_ms: MS + 86_400_000, disabled_at_ms: MS + 7 },
+    {
+      key_id: 'k1',
+      wallet: WALLET_A,
+      name: "fleet 'north'",
+      prefix: 'pr_live_ab',
+      key_hash: 'a'.repeat(64),
+      created_at_ms: MS,
+      last_used_at_ms: null,
+      request_count: 3,
+      error_count: 1,
+    },
+    {
+      key_id: 'k2',
+      wallet: WALLET_B,
+      name: 'ci',
+      prefix: 'pr_live_cd',
+      key_hash: 'b'.repeat(64),
+      created_at_ms: MS + 5,
+      last_used_at_ms: MS + 9,
+      request_count: 0,
+      error_count: 0,
+      scopes: 'proofs:write health:write',
+      robot_ids: '["r-1","r-2"]',
+      expires_at_ms: MS + 86_400_000,
+      disabled_at_ms: MS + 7,
+    },
   ]);
   await k('api_key_usage_daily').insert({ key_id: 'k1', day_ms: MS, request_count: 3, error_count: 1 });
   await k('api_key_endpoint_usage_daily').insert({ key_id: 'k1', day_ms: MS, endpoint: 'POST /v1/proofs', request_count: 3, error_count: 1 });
-  await k('sign_in_nonces').insert({ nonce: 'n'.repeat(32), wallet: WALLET_A, message: 'Sign in to Proof Registry\nNonce: nnn', issued_at_ms: MS, expires_at_ms: MS + 300_000, consumed_at_ms: null });
+  await k('sign_in_nonces').insert({
+    nonce: 'n'.repeat(32),
+    wallet: WALLET_A,
+    message: 'Sign in to Proof Registry\nNonce: nnn',
+    issued_at_ms: MS,
+    expires_at_ms: MS + 300_000,
+    consumed_at_ms: null,
+  });
   await k('revoked_tokens').insert({ jti: 'j'.repeat(32), expires_at_ms: MS + 3_600_000 });
   await k('ledger_balances').insert({ wallet: WALLET_A, mint: 'So11111111111111111111111111111111111111112', amount: '50000.000001', updated_at_ms: MS });
   await k('device_groups').insert({ wallet: WALLET_A, group_id: 'g1', name: 'Hall B', description: null, created_at_ms: MS, color: '#ff8800' });
   await k('devices').where({ wallet: WALLET_A, device_id: 'robot-1' }).update({ group_id: 'g1', name: 'Arm «1»', hidden_at_ms: null, sort_order: 2 });
   await k('device_health').insert([
-    { wallet: WALLET_A, device_id: 'robot-1', received_at_ms: MS, status: 'ok', cpu_percent: 85, memory_percent: 0.1, battery_percent: 99.5, temperature_c: -3.25, uptime_s: 3600, message: null, metrics: '{"fan":1}', battery_charging: true, network_connected: false, status_derived: false, disk_percent: null },
-    { wallet: WALLET_A, device_id: 'robot-1', received_at_ms: MS + 1, status: 'warning', cpu_percent: null, battery_charging: null, network_connected: true, status_derived: true, custom_metrics: '{"x":1e-7}' },
+    {
+      wallet: WALLET_A,
+      device_id: 'robot-1',
+      received_at_ms: MS,
+      status: 'ok',
+      cpu_percent: 85,
+      memory_percent: 0.1,
+      battery_percent: 99.5,
+      temperature_c: -3.25,
+      uptime_s: 3600,
+      message: null,
+      metrics: '{"fan":1}',
+      battery_charging: true,
+      network_connected: false,
+      status_derived: false,
+      disk_percent: null,
+    },
+    {
+      wallet: WALLET_A,
+      device_id: 'robot-1',
+      received_at_ms: MS + 1,
+      status: 'warning',
+      cpu_percent: null,
+      battery_charging: null,
+      network_connected: true,
+      status_derived: true,
+      custom_metrics: '{"x":1e-7}',
+    },
   ]);
   await k('proof_rejections_hourly').insert({ wallet: WALLET_B, hour_ms: MS, rejected_count: 2 });
   await k('wallet_activity_daily').insert({ wallet: WALLET_B, day_ms: MS, proof_count: 4, verification_count: 7 });
   // Events came with the proofs; a webhook with a delivery tried twice, a cursor and a lease.
   await k('webhook_endpoints').insert({
-    endpoint_id: 'whk_1', wallet: WALLET_A, url: 'https://hooks.example/in?x=«1»', description: 'ops', event_types: '["proof.accepted"]', enabled: true, disabled_reason: null,
-    secret: 'whsec_c2VjcmV0', previous_secret: null, previous_secret_until_ms: null, created_at_ms: MS, updated_at_ms: MS, failing_since_ms: MS + 1, last_success_at_ms: null,
+    endpoint_id: 'whk_1',
+    wallet: WALLET_A,
+    url: 'https://hooks.example/in?x=«1»',
+    description: 'ops',
+    event_types: '["proof.accepted"]',
+    enabled: true,
+    disabled_reason: null,
+    secret: 'whsec_c2VjcmV0',
+    previous_secret: null,
+    previous_secret_until_ms: null,
+    created_at_ms: MS,
+    updated_at_ms: MS,
+    failing_since_ms: MS + 1,
+    last_success_at_ms: null,
   });
   const [delivery] = (await k('webhook_deliveries')
-    .insert({ endpoint_id: 'whk_1', event_id: 1, event_type: 'proof.accepted', state: 'pending', attempts: 2, next_attempt_at_ms: MS + 30_000, locked_until_ms: null, manual: false, last_status_code: 500, last_error: 'answered 500', last_attempt_at_ms: MS + 2, created_at_ms: MS })
+    .insert({
+      endpoint_id: 'whk_1',
+      event_id: 1,
+      event_type: 'proof.accepted',
+      state: 'pending',
+      attempts: 2,
+      next_attempt_at_ms: MS + 30_000,
+      locked_until_ms: null,
+      manual: false,
+      last_status_code: 500,
+      last_error: 'answered 500',
+      last_attempt_at_ms: MS + 2,
+      created_at_ms: MS,
+    })
     .returning('id')) as Array<{ id: number | string }>;
-  await k('webhook_attempts').insert([1, 2].map((attempt) => ({ delivery_id: Number(delivery!.id), attempt, at_ms: MS + attempt, status_code: 500, latency_ms: 12, error: 'answered 500', response_excerpt: '{"no":"ü"}', trigger: 'scheduled' })));
+  await k('webhook_attempts').insert(
+    [1, 2].map((attempt) => ({
+      delivery_id: Number(delivery!.id),
+      attempt,
+      at_ms: MS + attempt,
+      status_code: 500,
+      latency_ms: 12,
+      error: 'answered 500',
+      response_excerpt: '{"no":"ü"}',
+      trigger: 'scheduled',
+    })),
+  );
   await k('event_cursors').insert({ name: 'webhooks', event_id: 3 });
   await k('leases').insert({ name: 'events', holder: 'host:/data', until_ms: MS + 9000 });
   return proofs;
@@ -121,7 +235,8 @@ for (const [from, to] of [
   ['postgres', 'sqlite'],
 ] as const) {
   test.serial(`${from} into ${to}: every table, row for row, and the copy serves as the original did`, async (t) => {
-    const withDb = (dialect: 'sqlite' | 'postgres', fn: (db: Database) => Promise<void>) => (dialect === 'sqlite' ? withSqliteFile((db) => fn(db)) : withPostgresSchema(`copy_${dialect}`, fn));
+    const withDb = (dialect: 'sqlite' | 'postgres', fn: (db: Database) => Promise<void>) =>
+      dialect === 'sqlite' ? withSqliteFile((db) => fn(db)) : withPostgresSchema(`copy_${dialect}`, fn);
     await withDb(from, async (source) => {
       const proofs = await seed(source);
       const before = await contents(source);
@@ -149,7 +264,9 @@ test.serial('a copy whose rows come back different from the source fails, naming
     await withSqliteFile(async (target) => {
       // On the target's connection only: each proof stored there gets a changed envelope,
       // as a faulty disk or driver might. The read-back has to catch it.
-      await target.knex.raw("create temp trigger alter_envelope after insert on main.proofs begin update main.proofs set envelope = envelope || ' ' where id = new.id; end");
+      await target.knex.raw(
+        "create temp trigger alter_envelope after insert on main.proofs begin update main.proofs set envelope = envelope || ' ' where id = new.id; end",
+      );
       const error = await t.throwsAsync(copyDatabase(source, target), { instanceOf: DatabaseCopyError });
       t.regex(error!.message, /^proofs: the copy read back differs from the source/);
     });

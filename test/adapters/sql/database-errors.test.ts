@@ -3,7 +3,17 @@ import { isDatabaseError, isUnavailable } from '../../../src/adapters/sql/databa
 
 test('which failures are a dependency down (503) and which are the database at all (counted)', (t) => {
   const pgError = (code: string) => Object.assign(new Error('x'), { code, severity: 'FATAL' });
-  for (const err of [pgError('3D000'), pgError('57P01'), pgError('08006'), pgError('53300'), pgError('28P01'), { code: 'ECONNREFUSED' }, { code: 'ENOTFOUND' }, { name: 'KnexTimeoutError' }, { code: 'SQLITE_BUSY' }]) {
+  for (const err of [
+    pgError('3D000'),
+    pgError('57P01'),
+    pgError('08006'),
+    pgError('53300'),
+    pgError('28P01'),
+    { code: 'ECONNREFUSED' },
+    { code: 'ENOTFOUND' },
+    { name: 'KnexTimeoutError' },
+    { code: 'SQLITE_BUSY' },
+  ]) {
     t.true(isUnavailable(err), JSON.stringify(err));
     t.true(isDatabaseError(err), JSON.stringify(err));
   }

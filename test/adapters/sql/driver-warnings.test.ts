@@ -7,6 +7,9 @@ test('Knex warnings about a database it cannot reach go to onDriverWarning, one 
   const db = await openDatabase('postgres://postgres@127.0.0.1:1/unreachable', { onDriverWarning: (message) => warnings.push(message) });
   t.teardown(() => db.close());
   await t.throwsAsync(db.knex.raw('select 1'), { code: 'ECONNREFUSED' });
-  t.true(warnings.some((w) => w.startsWith('Acquire connection error:') && w.includes('ECONNREFUSED')), JSON.stringify(warnings));
+  t.true(
+    warnings.some((w) => w.startsWith('Acquire connection error:') && w.includes('ECONNREFUSED')),
+    JSON.stringify(warnings),
+  );
   t.true(warnings.every((w) => !w.includes('\n')));
 });

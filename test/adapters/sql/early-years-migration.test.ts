@@ -48,7 +48,11 @@ for (const [dialect, open] of [
     ];
     await insertRows(db.knex, [...early, ...later]);
     // As the rows were written before: the early ones counted in 1900–1999.
-    for (const r of early) await db.knex('proofs').where('proof_id', r.proofId).update({ created_at_ms: oldMs(r.createdAt) });
+    for (const r of early)
+      await db
+        .knex('proofs')
+        .where('proof_id', r.proofId)
+        .update({ created_at_ms: oldMs(r.createdAt) });
     const before = await db.knex('proofs').select().orderBy('id');
 
     // Later migrations follow; this one runs first.
@@ -66,9 +70,15 @@ for (const [dialect, open] of [
     t.is(early[0]!.createdAtMs, Date.parse('0000-01-01T00:00:00Z'));
     const store = new KnexProofStore(db);
     const asc = await store.search(WALLET_A, { order: 'asc', limit: 10 });
-    t.deepEqual(asc.items.map((p) => p.taskId), ['year-0', 'year-50', 'year-1899', 'year-2026']);
+    t.deepEqual(
+      asc.items.map((p) => p.taskId),
+      ['year-0', 'year-50', 'year-1899', 'year-2026'],
+    );
     const before1000 = await store.search(WALLET_A, { order: 'desc', limit: 10, createdBeforeMs: Date.parse('1000-01-01T00:00:00Z') });
-    t.deepEqual(before1000.items.map((p) => p.taskId), ['year-50', 'year-0']);
+    t.deepEqual(
+      before1000.items.map((p) => p.taskId),
+      ['year-50', 'year-0'],
+    );
     t.deepEqual((await store.get(WALLET_B, early[2]!.proofId))?.envelope, early[2]!.envelope);
   });
 }

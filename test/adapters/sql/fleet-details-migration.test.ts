@@ -36,7 +36,11 @@ for (const [dialect, open] of [
     await migrateTo(db, migrationsBefore('007_fleet_details_and_wallet_stats'));
     // More proofs than one backfill batch (200), over three days and two wallets.
     const records = Array.from({ length: 230 }, (_, i) =>
-      aProofRecord(i % 10 === 0 ? WALLET_B : WALLET_A, { seed: i, runId: `run-${i}`, taskId: `task-${i % 3}`, ...(i % 4 === 0 ? {} : { robotId: `r-${i % 2}` }) }, T0 + (i % 3) * DAY + i),
+      aProofRecord(
+        i % 10 === 0 ? WALLET_B : WALLET_A,
+        { seed: i, runId: `run-${i}`, taskId: `task-${i % 3}`, ...(i % 4 === 0 ? {} : { robotId: `r-${i % 2}` }) },
+        T0 + (i % 3) * DAY + i,
+      ),
     );
     await insertRows(db.knex, records);
     await db.knex('devices').insert({ wallet: WALLET_A, device_id: 'r-1', first_seen_ms: T0, last_seen_ms: T0, proof_count: 7, name: 'Welder' });
@@ -57,12 +61,28 @@ for (const [dialect, open] of [
     const count = (f: (r: ProofRecord) => boolean) => a.filter(f).length;
     t.deepEqual(
       stats.topRobots.map((r) => [r.name, r.count]).sort(),
-      [['r-0', count((r) => r.robotId === 'r-0')], ['r-1', count((r) => r.robotId === 'r-1')]].sort(),
+      [
+        ['r-0', count((r) => r.robotId === 'r-0')],
+        ['r-1', count((r) => r.robotId === 'r-1')],
+      ].sort(),
     );
-    t.is(stats.topTasks.reduce((n, r) => n + r.count, 0), a.length);
-    t.deepEqual(stats.days.map((d) => d.proofs), [0, 1, 2].map((k) => count((r) => r.receivedAtMs >= T0 + k * DAY && r.receivedAtMs < T0 + (k + 1) * DAY)));
-    t.is((await new KnexWalletStats(db).read(WALLET_B, { top: 5, fromDayMs: T0, toDayMs: T0 }).then((s) => s.totals.proofsSubmitted)), records.length - a.length);
+    t.is(
+      stats.topTasks.reduce((n, r) => n + r.count, 0),
+      a.length,
+    );
+    t.deepEqual(
+      stats.days.map((d) => d.proofs),
+      [0, 1, 2].map((k) => count((r) => r.receivedAtMs >= T0 + k * DAY && r.receivedAtMs < T0 + (k + 1) * DAY)),
+    );
+    t.is(await new KnexWalletStats(db).read(WALLET_B, { top: 5, fromDayMs: T0, toDayMs: T0 }).then((s) => s.totals.proofsSubmitted), records.length - a.length);
 
-    t.like(await new KnexDeviceStore(db).getDevice(WALLET_A, 'r-1'), { name: 'Welder', proofCount: 7, hiddenAtMs: null, sortOrder: null, description: null, deviceType: null });
+    t.like(await new KnexDeviceStore(db).getDevice(WALLET_A, 'r-1'), {
+      name: 'Welder',
+      proofCount: 7,
+      hiddenAtMs: null,
+      sortOrder: null,
+      description: null,
+      deviceType: null,
+    });
   });
 }

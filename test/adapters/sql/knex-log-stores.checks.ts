@@ -25,7 +25,13 @@ export function pendingLeaf(leaf: Uint8Array): PendingRow {
  * a proof writer on the database (one per call, so concurrent appends are concurrent
  * transactions where the database allows it).
  */
-export function knexLogStoreChecks(name: string, test: TestFn, fresh: () => Promise<Database>, writerFor: (db: Database) => ProofWriter, testFn: DeclareTest): void {
+export function knexLogStoreChecks(
+  name: string,
+  test: TestFn,
+  fresh: () => Promise<Database>,
+  writerFor: (db: Database) => ProofWriter,
+  testFn: DeclareTest,
+): void {
   logTileStoreContract(name, async () => new KnexLogTileStore(await fresh()), testFn);
   checkpointStoreContract(name, async () => new KnexCheckpointStore(await fresh()), testFn);
   sequencedLeavesContract(

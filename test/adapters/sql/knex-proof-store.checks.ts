@@ -50,8 +50,7 @@ export function knexProofStoreChecks(
     const plain = aProofRecord(WALLET_A, { taskId: 'abxcyd' });
     await store.add(odd);
     await store.add(plain);
-    const ids = async (text: string) =>
-      (await store.search(WALLET_A, { order: 'asc', limit: 10, text })).items.map((i) => i.taskId);
+    const ids = async (text: string) => (await store.search(WALLET_A, { order: 'asc', limit: 10, text })).items.map((i) => i.taskId);
     t.deepEqual(await ids('\\'), ['a\\b%c_d']);
     t.deepEqual(await ids('A\\B%C_D'), ['a\\b%c_d']);
     t.deepEqual(await ids('b%c'), ['a\\b%c_d']);
@@ -61,9 +60,7 @@ export function knexProofStoreChecks(
 
   testFn(`${name}: many concurrent adds of different proofs are all stored, topics included`, async (t) => {
     const store = await storeOf(await fresh());
-    const records = Array.from({ length: 60 }, (_, i) =>
-      aProofRecord(WALLET_A, { taskId: `load-${i}`, topics: i % 2 ? ['odd'] : ['even', 'x'] }),
-    );
+    const records = Array.from({ length: 60 }, (_, i) => aProofRecord(WALLET_A, { taskId: `load-${i}`, topics: i % 2 ? ['odd'] : ['even', 'x'] }));
     const results = await Promise.all(records.map((r) => store.add(r)));
     t.true(results.every((r) => r.stored));
     // Adds that shared a transaction still each get their own record back.
@@ -72,7 +69,10 @@ export function knexProofStoreChecks(
       records.map((r, i) => ({ ...r, logIndex: results[i]!.record.logIndex })),
     );
     // Each its own leaf, none skipped.
-    t.deepEqual(results.map((r) => r.record.logIndex).sort((a, b) => a! - b!), records.map((_, i) => i));
+    t.deepEqual(
+      results.map((r) => r.record.logIndex).sort((a, b) => a! - b!),
+      records.map((_, i) => i),
+    );
     const page = await store.search(WALLET_A, { order: 'asc', limit: 200 });
     t.is(page.items.length, 60);
     t.is((await store.search(WALLET_A, { order: 'asc', limit: 200, topic: 'odd' })).items.length, 30);
@@ -94,7 +94,13 @@ export function knexProofStoreChecks(
         store.add({ ...old, receivedAtMs: 30 }),
       ]);
       const oldAsStored = { ...old, logIndex: 2 * i };
-      t.deepEqual([o1, o2], [{ stored: false, record: oldAsStored }, { stored: false, record: oldAsStored }]);
+      t.deepEqual(
+        [o1, o2],
+        [
+          { stored: false, record: oldAsStored },
+          { stored: false, record: oldAsStored },
+        ],
+      );
       const kept = await store.get(WALLET_A, young.proofId);
       t.is([y1, y2].filter((r) => r?.stored).length, 1);
       t.deepEqual([y1?.record, y2?.record], [kept, kept]);
@@ -121,7 +127,10 @@ export function knexProofStoreChecks(
     const store = await storeOf(db);
     const record = aProofRecord(WALLET_A);
     await store.add(record);
-    t.deepEqual(await appliedMigrations(db), migrations.map((m) => m.name));
+    t.deepEqual(
+      await appliedMigrations(db),
+      migrations.map((m) => m.name),
+    );
     t.deepEqual(await migrateLatest(db), []);
     t.deepEqual(await migrateLatest(db), []);
     t.deepEqual(await store.get(WALLET_A, record.proofId), { ...record, logIndex: 0 });

@@ -75,8 +75,13 @@ test('postgres: 014_narrow_indexes keeps every page, order and envelope of the p
   t.deepEqual(await allPages(new KnexProofStore(db)), await allPages(memory));
   t.deepEqual(await envelopes(), envelopesBefore);
   // The text stored is the text received (toRow), unchanged by the migration.
-  t.deepEqual(envelopesBefore, records.map((r) => r.envelopeJson ?? JSON.stringify(r.envelope)));
-  const { rows } = (await db.knex.raw("select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('proofs', 'proof_topics') order by 1")) as {
+  t.deepEqual(
+    envelopesBefore,
+    records.map((r) => r.envelopeJson ?? JSON.stringify(r.envelope)),
+  );
+  const { rows } = (await db.knex.raw(
+    "select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('proofs', 'proof_topics') order by 1",
+  )) as {
     rows: Array<{ indexname: string; indexdef: string }>;
   };
   const defs = Object.fromEntries(rows.map((r) => [r.indexname, r.indexdef.replace(/^.* USING btree /, '')]));

@@ -31,7 +31,11 @@ async function serverMajor(): Promise<number | null> {
  */
 function binaries(major: number | null): { pgDump: string; pgRestore: string } | null {
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).map(Number).filter((m) => Number.isInteger(m) && m >= (major ?? 0)) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .map(Number)
+        .filter((m) => Number.isInteger(m) && m >= (major ?? 0))
+    : [];
   for (const m of majors.sort((a, b) => b - a)) {
     const bin = join(root, String(m), 'bin');
     if (existsSync(join(bin, 'pg_dump')) && existsSync(join(bin, 'pg_restore'))) return { pgDump: join(bin, 'pg_dump'), pgRestore: join(bin, 'pg_restore') };
@@ -73,6 +77,9 @@ if (found === null && process.env.REQUIRE_POSTGRES !== '1') {
     const acknowledged = new Set(load.acknowledged.map((a) => a.proofId));
     const rows = (await admin.knex.withSchema(schema).table('proofs').select('proof_id')) as Array<{ proof_id: string }>;
     t.true(rows.length >= before.length);
-    t.true(rows.every((r) => acknowledged.has(r.proof_id)), 'the copy holds only acknowledged proofs');
+    t.true(
+      rows.every((r) => acknowledged.has(r.proof_id)),
+      'the copy holds only acknowledged proofs',
+    );
   });
 }

@@ -14,7 +14,13 @@ import { postgresFixture } from '../../support/databases.js';
 const pg = postgresFixture(test, 'fleet');
 const make = async (): Promise<FleetFixture> => {
   const db = await pg.fresh();
-  return { devices: new KnexDeviceStore(db), groups: new KnexGroupStore(db), proofs: new KnexProofStore(db), activity: new KnexProofActivity(db), stats: new KnexWalletStats(db) };
+  return {
+    devices: new KnexDeviceStore(db),
+    groups: new KnexGroupStore(db),
+    proofs: new KnexProofStore(db),
+    activity: new KnexProofActivity(db),
+    stats: new KnexWalletStats(db),
+  };
 };
 deviceStoreContract('postgres', make, test.serial);
 groupStoreContract('postgres', make, test.serial);

@@ -12,9 +12,13 @@ import { postgresFixture } from '../../support/databases.js';
 // PostgreSQL is down: the fixture's `before` hook fails, and with it every test here.
 const pg = postgresFixture(test, 'identity');
 keyStoreContract('postgres', async () => new KnexKeyStore(await pg.fresh()), test.serial);
-keyEventsContract('postgres', async () => {
-  const db = await pg.fresh();
-  return { keys: new KnexKeyStore(db), events: new KnexEventLog(db) };
-}, test.serial);
+keyEventsContract(
+  'postgres',
+  async () => {
+    const db = await pg.fresh();
+    return { keys: new KnexKeyStore(db), events: new KnexEventLog(db) };
+  },
+  test.serial,
+);
 nonceStoreContract('postgres', async () => new KnexNonceStore(await pg.fresh()), test.serial);
 localLedgerContract('postgres', async () => new KnexLedgerBalance(await pg.fresh()), test.serial);

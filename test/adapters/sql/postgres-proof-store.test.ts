@@ -11,11 +11,27 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // so they run serially. No skip when PostgreSQL is down: the `before` hook fails instead.
 const pg = postgresFixture(test, 'proofs');
 proofStoreContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
-proofStoreContract('postgres, indexes past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }), test.serial);
+proofStoreContract(
+  'postgres, indexes past the first proofs',
+  async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }),
+  test.serial,
+);
 proofTextSearchContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
-proofTextSearchContract('postgres, index past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }), test.serial);
-proofTextSearchContract('postgres, slices of the list only', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 0 }), test.serial);
-proofTextSearchContract('postgres, every needle taken for common', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4, commonPerProbe: 0 }), test.serial);
+proofTextSearchContract(
+  'postgres, index past the first proofs',
+  async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }),
+  test.serial,
+);
+proofTextSearchContract(
+  'postgres, slices of the list only',
+  async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 0 }),
+  test.serial,
+);
+proofTextSearchContract(
+  'postgres, every needle taken for common',
+  async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4, commonPerProbe: 0 }),
+  test.serial,
+);
 knexProofStoreChecks('postgres', () => pg.fresh(), test.serial);
 
 test.serial('postgres: bigint columns come back as numbers', async (t) => {
@@ -44,7 +60,10 @@ test('postgres: a new schema migrates once, then not again, also when several pr
     await Promise.all(dbs.map((db) => db.close()));
   });
   const runs = await Promise.all(dbs.map((db) => migrateLatest(db)));
-  t.deepEqual(runs.flat(), migrations.map((m) => m.name));
+  t.deepEqual(
+    runs.flat(),
+    migrations.map((m) => m.name),
+  );
   t.deepEqual(await migrateLatest(dbs[0]!), []);
   t.is((await dbs[1]!.knex('knex_migrations_lock').select()).length, 1);
 });

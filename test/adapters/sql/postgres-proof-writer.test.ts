@@ -28,19 +28,41 @@ async function storedRows(db: Database): Promise<Record<string, unknown[]>> {
     .join('wallets', 'wallets.id', 'proof_topics.wallet_id')
     .select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic')
     .orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
-  const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
+  const devices = await db
+    .knex('devices')
+    .select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count')
+    .orderBy(['wallet', 'device_id']);
   const leaves = await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index');
   return { proofs: proofs.map(({ id: _id, ...row }: Record<string, unknown>) => row), topics, devices, leaves, events: [await announcedEvents(db)] };
 }
 
 // Values an array literal must quote or escape: commas, braces, quotes, backslashes, spaces,
 // the word NULL, the empty string, non-ASCII. Device ids at the 128-unit edge, in and out.
-const ROBOTS = ['arm-1', 'NULL', 'a,b', '{braced}', 'say "hi"', 'back\\slash', ' spaced ', '\u{1F916}'.repeat(128), '\u{1F916}'.repeat(129), 'x'.repeat(128), 'x'.repeat(129), '', undefined, 'é'.repeat(128)];
+const ROBOTS = [
+  'arm-1',
+  'NULL',
+  'a,b',
+  '{braced}',
+  'say "hi"',
+  'back\\slash',
+  ' spaced ',
+  '\u{1F916}'.repeat(128),
+  '\u{1F916}'.repeat(129),
+  'x'.repeat(128),
+  'x'.repeat(129),
+  '',
+  undefined,
+  'é'.repeat(128),
+];
 const TOPICS = ['nav/pose', `it's "quoted"`, 'NULL', 'a,b', '{x}', 'back\\slash', 'robot \u{1F916}', 'nav/pose'];
 
 const pending = (i: number, wallet: string): PendingRow => {
   const robotId = ROBOTS[i % ROBOTS.length];
-  const record = aProofRecord(wallet, { taskId: `task-${i}, "odd" {${i}}`, ...(robotId !== undefined ? { robotId } : {}), topics: TOPICS.slice(i % 4) }, 1_800_000_000_000 + i * 1000);
+  const record = aProofRecord(
+    wallet,
+    { taskId: `task-${i}, "odd" {${i}}`, ...(robotId !== undefined ? { robotId } : {}), topics: TOPICS.slice(i % 4) },
+    1_800_000_000_000 + i * 1000,
+  );
   return { row: toRow(record), topics: [...new Set(record.topics)] };
 };
 
@@ -53,9 +75,21 @@ async function writeAll(db: Database, writer: ProofWriter, batches: readonly Pen
 test('postgres: one statement a batch stores what the Knex transaction stores, outcomes included', async (t) => {
   const all = Array.from({ length: 60 }, (_, i) => pending(i, i % 2 === 0 ? WALLET_A : WALLET_B));
   // Repeats inside a batch and across batches, and a batch of 200 (the registry's largest).
-  const batches = [all.slice(0, 10), [...all.slice(5, 25), all[6]!, all[24]!], all.slice(25, 60), Array.from({ length: 200 }, (_, i) => pending(100 + i, WALLET_A)), all.slice(0, 3)];
-  const one = await withPostgresSchema('row_writer_one', async (db) => ({ outcomes: await writeAll(db, new PostgresProofWriter(db.knex), batches), rows: await storedRows(db) }));
-  const knex = await withPostgresSchema('row_writer_knex', async (db) => ({ outcomes: await writeAll(db, new KnexProofWriter(db.knex), batches), rows: await storedRows(db) }));
+  const batches = [
+    all.slice(0, 10),
+    [...all.slice(5, 25), all[6]!, all[24]!],
+    all.slice(25, 60),
+    Array.from({ length: 200 }, (_, i) => pending(100 + i, WALLET_A)),
+    all.slice(0, 3),
+  ];
+  const one = await withPostgresSchema('row_writer_one', async (db) => ({
+    outcomes: await writeAll(db, new PostgresProofWriter(db.knex), batches),
+    rows: await storedRows(db),
+  }));
+  const knex = await withPostgresSchema('row_writer_knex', async (db) => ({
+    outcomes: await writeAll(db, new KnexProofWriter(db.knex), batches),
+    rows: await storedRows(db),
+  }));
   t.deepEqual(one.outcomes, knex.outcomes);
   t.deepEqual(one.rows, knex.rows);
   // The comparison is not empty, and the odd values went in and came out unchanged.
@@ -97,7 +131,13 @@ test('postgres: concurrent statements from two writers store each proof once and
     t.is(stored, await count(db, 'proofs'));
     t.is(await count(db, 'proofs'), new Set(batches.flat().map((p) => p.row.proof_id)).size);
     const counted = await db.knex('devices').sum({ n: 'proof_count' });
-    const withDevice = await db.knex('proofs').whereIn('robot_id', (await db.knex('devices').select('device_id')).map((d: { device_id: string }) => d.device_id)).count({ n: '*' });
+    const withDevice = await db
+      .knex('proofs')
+      .whereIn(
+        'robot_id',
+        (await db.knex('devices').select('device_id')).map((d: { device_id: string }) => d.device_id),
+      )
+      .count({ n: '*' });
     t.is(Number(counted[0]!.n), Number(withDevice[0]!.n));
   });
 });
@@ -108,10 +148,15 @@ test('postgres: a batch finds its proof_ids in the log through the index, with o
     await db.knex.raw('alter table log_leaves set (autovacuum_enabled = false)');
     const writer = new PostgresProofWriter(db.knex);
     for (let b = 0; b < 10; b++) await writer.write(Array.from({ length: 200 }, (_, i) => pending(1_000 + b * 200 + i, WALLET_A)));
-    const [{ analyzed }] = (await db.knex.raw("select count(*)::int as analyzed from pg_stats where schemaname = current_schema() and tablename = 'log_leaves'")).rows as [{ analyzed: number }];
+    const [{ analyzed }] = (
+      await db.knex.raw("select count(*)::int as analyzed from pg_stats where schemaname = current_schema() and tablename = 'log_leaves'")
+    ).rows as [{ analyzed: number }];
     t.is(analyzed, 0, 'the table has no statistics');
     // The next batch of 200, half of it proofs the log already holds.
-    const batch = firstOfEachProof([...Array.from({ length: 100 }, (_, i) => pending(1_000 + i, WALLET_A)), ...Array.from({ length: 100 }, (_, i) => pending(5_000 + i, WALLET_A))]);
+    const batch = firstOfEachProof([
+      ...Array.from({ length: 100 }, (_, i) => pending(1_000 + i, WALLET_A)),
+      ...Array.from({ length: 100 }, (_, i) => pending(5_000 + i, WALLET_A)),
+    ]);
     const values = insertBatchValues(batch, await new WalletKeys(knexWalletLookup(db.knex)).of([WALLET_A]));
     const client = db.knex.client as { acquireConnection(): Promise<PlanClient>; releaseConnection(c: PlanClient): Promise<void> };
     const connection = await client.acquireConnection();

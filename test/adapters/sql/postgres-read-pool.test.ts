@@ -20,7 +20,10 @@ test('PostgreSQL: reads holding every read connection leave the write connection
   t.is(Number((await db.knex('revoked_tokens').count({ n: '*' }))[0]!.n), 3);
   // A third read waits for a read connection, not for a write one.
   let thirdDone = false;
-  const third = db.reader('revoked_tokens').count({ n: '*' }).then((rows) => ((thirdDone = true), rows));
+  const third = db
+    .reader('revoked_tokens')
+    .count({ n: '*' })
+    .then((rows) => ((thirdDone = true), rows));
   await db.knex.raw('select 1');
   t.false(thirdDone);
   await Promise.all(reads.map((read) => read.commit()));
@@ -29,12 +32,17 @@ test('PostgreSQL: reads holding every read connection leave the write connection
 
 test('PostgreSQL: every connection of both pools runs with JIT off, in its schema when given one', async (t) => {
   const schema = `jit_off_${process.pid}_${Date.now()}`;
-  for (const options of [{ schema, poolSize: 2, readerPoolSize: 2 }, { poolSize: 2, readerPoolSize: 2 }]) {
+  for (const options of [
+    { schema, poolSize: 2, readerPoolSize: 2 },
+    { poolSize: 2, readerPoolSize: 2 },
+  ]) {
     const db = await openDatabase(TEST_POSTGRES_URL, options);
     try {
       // Two at once on each pool, so that both of its connections answer.
       const show = async (pool: typeof db.knex, setting: string) =>
-        Promise.all([1, 2].map(() => pool.transaction(async (trx) => ((await trx.raw(`show ${setting}`)) as { rows: Array<Record<string, string>> }).rows[0]![setting])));
+        Promise.all(
+          [1, 2].map(() => pool.transaction(async (trx) => ((await trx.raw(`show ${setting}`)) as { rows: Array<Record<string, string>> }).rows[0]![setting])),
+        );
       for (const pool of [db.knex, db.reader]) {
         t.deepEqual(await show(pool, 'jit'), ['off', 'off']);
         if (options.schema !== undefined) t.deepEqual(await show(pool, 'search_path'), [schema, schema]);

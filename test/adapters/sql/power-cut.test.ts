@@ -37,7 +37,11 @@ async function loadAndCut(t: ExecutionContext, synchronous: 'full' | 'normal', r
     while (running) {
       const envelope = anEnvelope({ taskId: `cut-${round}-${sent++}`, robotId: 'arm-1' });
       try {
-        const res = await fetch(`${server.url}/v1/proofs`, { method: 'POST', headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json' }, body: JSON.stringify({ envelope }) });
+        const res = await fetch(`${server.url}/v1/proofs`, {
+          method: 'POST',
+          headers: { ...authHeaders(WALLET_A), 'content-type': 'application/json' },
+          body: JSON.stringify({ envelope }),
+        });
         if (res.status === 200) acknowledged.push(((await res.json()) as { proof_id: string }).proof_id);
       } catch {
         return; // the power went: this one was not acknowledged
@@ -73,5 +77,8 @@ test.serial('synchronous=normal: the same cut can lose acknowledged proofs (so t
   t.timeout(300_000);
   const losses: number[] = [];
   for (let round = 0; round < 5 && !losses.some((n) => n > 0); round++) losses.push((await loadAndCut(t, 'normal', round)).lost.length);
-  t.true(losses.some((n) => n > 0), `no loss in ${losses.length} cuts: the harness would not notice unsynced acknowledgements`);
+  t.true(
+    losses.some((n) => n > 0),
+    `no loss in ${losses.length} cuts: the harness would not notice unsynced acknowledgements`,
+  );
 });

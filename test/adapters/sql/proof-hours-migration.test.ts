@@ -22,7 +22,10 @@ async function insertRows(knex: Knex, records: readonly ProofRecord[]): Promise<
     await knex('wallets').insert({ address: record.wallet }).onConflict('address').ignore();
     const wallet = (await knex('wallets').select('id').where('address', record.wallet).first()) as { id: number | string };
     await knex('proofs').insert({ ...toRow(record), wallet_id: wallet.id });
-    await knex('wallet_stats').insert({ wallet: record.wallet, proofs_submitted: 1 }).onConflict('wallet').merge({ proofs_submitted: knex.raw('wallet_stats.proofs_submitted + 1') });
+    await knex('wallet_stats')
+      .insert({ wallet: record.wallet, proofs_submitted: 1 })
+      .onConflict('wallet')
+      .merge({ proofs_submitted: knex.raw('wallet_stats.proofs_submitted + 1') });
   }
 }
 
@@ -33,7 +36,15 @@ for (const [dialect, open] of [
   test(`${dialect}: 011_proof_hours counts the proofs already stored by the hour and day of their created_at`, async (t) => {
     const db = await open(t);
     await migrateTo(db, migrationsBefore('011_proof_hours'));
-    const dated = ['1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00Z', '1969-12-31T22:30:00Z', '2026-11-18T00:00:00Z', '2026-11-18T00:59:59Z', '2026-11-18T01:00:00Z', '2026-11-19T12:00:00Z'];
+    const dated = [
+      '1969-12-31T23:59:59.999Z',
+      '1970-01-01T00:00:00Z',
+      '1969-12-31T22:30:00Z',
+      '2026-11-18T00:00:00Z',
+      '2026-11-18T00:59:59Z',
+      '2026-11-18T01:00:00Z',
+      '2026-11-19T12:00:00Z',
+    ];
     const records = dated.map((createdAt, i) => aProofRecord(WALLET_A, { taskId: `t${i}`, createdAt, ...(i % 3 ? { robotId: `arm-${i % 2}` } : {}) }));
     await insertRows(db.knex, [...records, aProofRecord(WALLET_B, { taskId: 'b', robotId: 'arm-0', createdAt: '2026-11-18T00:10:00Z' })]);
 

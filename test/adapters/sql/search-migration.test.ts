@@ -15,7 +15,10 @@ for (const [dialect, open] of [
   test(`${dialect}: 010_search indexes the text of the proofs already stored, and changes no row`, async (t) => {
     const db = await open(t);
     // The writers need every other migration's tables (011's counts among them).
-    await migrateTo(db, migrations.filter((m) => m.name !== '010_search'));
+    await migrateTo(
+      db,
+      migrations.filter((m) => m.name !== '010_search'),
+    );
     const records = [
       aProofRecord(WALLET_A, { taskId: 'b', robotId: 'Zeta', meta: { site: 'Lyon-Nord' }, createdAt: '2026-11-20T01:00:00Z' }),
       aProofRecord(WALLET_A, { taskId: 'B', meta: { site: 'Paris' }, createdAt: '2026-11-20T02:00:00Z' }),

@@ -13,7 +13,13 @@ import { sqliteFixture } from '../../support/databases.js';
 const sqlite = sqliteFixture(test);
 const make = async (): Promise<FleetFixture> => {
   const db = await sqlite.fresh();
-  return { devices: new KnexDeviceStore(db), groups: new KnexGroupStore(db), proofs: new KnexProofStore(db), activity: new KnexProofActivity(db), stats: new KnexWalletStats(db) };
+  return {
+    devices: new KnexDeviceStore(db),
+    groups: new KnexGroupStore(db),
+    proofs: new KnexProofStore(db),
+    activity: new KnexProofActivity(db),
+    stats: new KnexWalletStats(db),
+  };
 };
 deviceStoreContract('sqlite', make);
 groupStoreContract('sqlite', make);

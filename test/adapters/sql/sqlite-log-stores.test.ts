@@ -4,4 +4,10 @@ import { sqliteFixture } from '../../support/databases.js';
 import { knexLogStoreChecks } from './knex-log-stores.checks.js';
 
 const sqlite = sqliteFixture(test);
-knexLogStoreChecks('sqlite', test, () => sqlite.fresh(), (db) => SqliteProofWriter.onKnex(db.knex), test);
+knexLogStoreChecks(
+  'sqlite',
+  test,
+  () => sqlite.fresh(),
+  (db) => SqliteProofWriter.onKnex(db.knex),
+  test,
+);

@@ -18,7 +18,10 @@ proofTextSearchContract('sqlite', async () => new KnexProofStore(await sqlite.fr
 proofTextSearchContract('sqlite, index past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 }));
 proofTextSearchContract('sqlite, slices of the list only', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0 }));
 // Slices of 2, 8, 32… read in chunks of 3.
-proofTextSearchContract('sqlite, slices read in chunks', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0, sqliteChunk: 3 }));
+proofTextSearchContract(
+  'sqlite, slices read in chunks',
+  async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0, sqliteChunk: 3 }),
+);
 knexProofStoreChecks('sqlite', () => sqlite.fresh(), test);
 
 const pragma = async (db: Database, name: string): Promise<unknown> => {
@@ -65,7 +68,10 @@ test('sqlite: an in-memory database migrates once, then not again', async (t) =>
   const db = await openDatabase('sqlite::memory:');
   t.teardown(() => db.close());
   t.is(db.dialect, 'sqlite');
-  t.deepEqual(await migrateLatest(db), migrations.map((m) => m.name));
+  t.deepEqual(
+    await migrateLatest(db),
+    migrations.map((m) => m.name),
+  );
   t.deepEqual(await migrateLatest(db), []);
   const record = aProofRecord(WALLET_A);
   await new KnexProofStore(db).add(record);
@@ -81,7 +87,11 @@ test('sqlite: several processes migrating one new file apply each migration once
       const dbs = await Promise.all([1, 2, 3].map(() => openDatabase(`sqlite:${fresh}`)));
       try {
         const runs = await Promise.all(dbs.map((db) => migrateLatest(db)));
-        t.deepEqual(runs.flat(), migrations.map((m) => m.name), `round ${round}`);
+        t.deepEqual(
+          runs.flat(),
+          migrations.map((m) => m.name),
+          `round ${round}`,
+        );
         t.is((await dbs[1]!.knex('knex_migrations_lock').select()).length, 1);
       } finally {
         await Promise.all(dbs.map((db) => db.close()));

@@ -41,7 +41,11 @@ test('a batch is stored with its topics and device counts; a repeat answers with
     const first = await writer.write([a, b, a]);
     const [ia, ib] = [first[0]!.logIndex!, first[1]!.logIndex!];
     t.deepEqual([ia, ib].sort(), [0, 1]);
-    t.deepEqual(first, [{ stored: true, logIndex: ia }, { stored: true, logIndex: ib }, { stored: false, existing: a.row, logIndex: ia }]);
+    t.deepEqual(first, [
+      { stored: true, logIndex: ia },
+      { stored: true, logIndex: ib },
+      { stored: false, existing: a.row, logIndex: ia },
+    ]);
     t.deepEqual(await writer.write([b]), [{ stored: false, existing: b.row, logIndex: ib }]);
     await writer.close();
     t.is(await count(db, 'proofs'), 2);
@@ -58,7 +62,11 @@ test("a proof_id already in the log, stored again by another wallet, answers the
     t.deepEqual(await writer.write([a]), [{ stored: true, logIndex: 0 }]);
     // The insert returns each new row's leaf: the existing leaf for a's proof_id, the next one for b.
     const againByB: PendingRow = { ...a, row: { ...a.row, wallet: WALLET_B } };
-    t.deepEqual(await writer.write([againByB, b, a]), [{ stored: true, logIndex: 0 }, { stored: true, logIndex: 1 }, { stored: false, existing: a.row, logIndex: 0 }]);
+    t.deepEqual(await writer.write([againByB, b, a]), [
+      { stored: true, logIndex: 0 },
+      { stored: true, logIndex: 1 },
+      { stored: false, existing: a.row, logIndex: 0 },
+    ]);
     await writer.close();
     t.is(await count(db, 'proofs'), 3);
     t.deepEqual(await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index'), [
@@ -105,8 +113,16 @@ test('the WAL is checkpointed in the background and started over once it passes 
 
 /** proof_topics and devices as (proof, topic) and (device, figures) rows, in a fixed order. */
 async function derivedRows(db: Database): Promise<{ topics: unknown[]; devices: unknown[]; leaves: unknown[]; events: unknown }> {
-  const topics = await db.knex('proof_topics').join('proofs', 'proofs.id', 'proof_topics.proof_pk').join('wallets', 'wallets.id', 'proof_topics.wallet_id').select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic').orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
-  const devices = await db.knex('devices').select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count').orderBy(['wallet', 'device_id']);
+  const topics = await db
+    .knex('proof_topics')
+    .join('proofs', 'proofs.id', 'proof_topics.proof_pk')
+    .join('wallets', 'wallets.id', 'proof_topics.wallet_id')
+    .select('proofs.wallet', 'proofs.proof_id', 'wallets.address as topic_wallet', 'topic')
+    .orderBy(['proofs.wallet', 'proofs.proof_id', 'topic']);
+  const devices = await db
+    .knex('devices')
+    .select('wallet', 'device_id', 'first_seen_ms', 'last_seen_ms', 'last_proof_at_ms', 'proof_count')
+    .orderBy(['wallet', 'device_id']);
   const leaves = await db.knex('log_leaves').select('leaf_index', 'proof_id').orderBy('leaf_index');
   return { topics, devices, leaves, events: await announcedEvents(db) };
 }
@@ -115,11 +131,26 @@ test('topics and device counts come out as the Knex writer makes them, odd ids a
   // Device ids at the edges of 128 characters, in bytes and in characters: 128 emoji (256
   // UTF-16 units, 512 bytes: a device the writer counts itself), 129 emoji (none), NUL
   // characters, an empty id, no id at all. Topics with quotes, NUL and emoji.
-  const robots = ['arm-1', '\u{1F916}'.repeat(128), '\u{1F916}'.repeat(129), 'x'.repeat(128), 'x'.repeat(129), '\u0000'.repeat(128), 'a\u0000b', '', undefined, 'é'.repeat(128)];
+  const robots = [
+    'arm-1',
+    '\u{1F916}'.repeat(128),
+    '\u{1F916}'.repeat(129),
+    'x'.repeat(128),
+    'x'.repeat(129),
+    '\u0000'.repeat(128),
+    'a\u0000b',
+    '',
+    undefined,
+    'é'.repeat(128),
+  ];
   const topics = ['nav/pose', `it's "quoted"`, 'nul\u0000topic', 'robot \u{1F916}', 'nav/pose'];
   const row = (i: number, wallet: string): PendingRow => {
     const robotId = robots[i % robots.length];
-    const record = aProofRecord(wallet, { taskId: `task-${i}`, ...(robotId !== undefined ? { robotId } : {}), topics: topics.slice(i % 3) }, 1_800_000_000_000 + i * 1000);
+    const record = aProofRecord(
+      wallet,
+      { taskId: `task-${i}`, ...(robotId !== undefined ? { robotId } : {}), topics: topics.slice(i % 3) },
+      1_800_000_000_000 + i * 1000,
+    );
     return { row: toRow(record), topics: [...new Set(record.topics)] };
   };
   const all = Array.from({ length: 40 }, (_, i) => row(i, i % 2 === 0 ? WALLET_A : WALLET_B));

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, exec, SqliteStatements } from '../../../src/adapters/sql/sqlite-statements.js';
 
-const count = (db: sqlite3.Database) => new Promise<number>((resolve, reject) => db.get<{ n: number }>('select count(*) as n from t', (err, row) => (err ? reject(err) : resolve(row!.n))));
+const count = (db: sqlite3.Database) =>
+  new Promise<number>((resolve, reject) => db.get<{ n: number }>('select count(*) as n from t', (err, row) => (err ? reject(err) : resolve(row!.n))));
 
 test('a kept statement that failed for a busy lock is reset: the next write commits and lets the lock go', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-statements-'));
@@ -14,7 +15,7 @@ test('a kept statement that failed for a busy lock is reset: the next write comm
   writeFileSync(file, '');
   const [writer, other, reader] = [await connect(file), await connect(file), await connect(file)];
   t.teardown(() => Promise.all([writer, other, reader].map((db) => new Promise((resolve) => db.close(resolve)))));
-  await exec(writer, "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 20; create table t (x integer)");
+  await exec(writer, 'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 20; create table t (x integer)');
   await exec(other, 'PRAGMA busy_timeout = 2000');
   const statements = new SqliteStatements(true);
   t.teardown(() => statements.close());

@@ -69,10 +69,16 @@ for (const [dialect, fresh] of [
       ...(await statements(db, () => activity.recentScores(WALLET_A, 100))),
       ...(await statements(db, () => stats.read(WALLET_A, { top: 10, fromDayMs: T0 - 30 * DAY, toDayMs: T0 }))),
     ];
-    const seriesSent = [...(await statements(db, () => series.buckets(WALLET_A, HOUR, T0 - DAY, T0 + HOUR))), ...(await statements(db, () => series.buckets(WALLET_A, DAY, T0 - 30 * DAY, T0 + DAY)))];
+    const seriesSent = [
+      ...(await statements(db, () => series.buckets(WALLET_A, HOUR, T0 - DAY, T0 + HOUR))),
+      ...(await statements(db, () => series.buckets(WALLET_A, DAY, T0 - 30 * DAY, T0 + DAY))),
+    ];
     const wholeTable = dialect === 'sqlite' ? /^SCAN /m : /Seq Scan/;
     // A range of the time index: both ends of created_at bound it.
-    const timeRange = dialect === 'sqlite' ? /SEARCH proofs USING (COVERING )?INDEX \w+ \(wallet_id=\? AND created_at_ms>\? AND created_at_ms<\?\)/ : /Index Cond: .*created_at_ms >= .*created_at_ms <= /s;
+    const timeRange =
+      dialect === 'sqlite'
+        ? /SEARCH proofs USING (COVERING )?INDEX \w+ \(wallet_id=\? AND created_at_ms>\? AND created_at_ms<\?\)/
+        : /Index Cond: .*created_at_ms >= .*created_at_ms <= /s;
     let onProofs = 0;
     let ranges = 0;
     for (const s of [...sent, ...seriesSent]) {

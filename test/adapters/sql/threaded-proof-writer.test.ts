@@ -47,10 +47,16 @@ test('sqlite::memory: gets no writer thread: no other connection can see it', as
 test('a database the thread cannot open fails the start, with the driver’s reason; its driver warnings reach the main thread as one line each', async (t) => {
   const warnings: string[] = [];
   const error = await t.throwsAsync(
-    ThreadedProofWriter.start({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connections: 1, schema: 'x' }, { onDriverWarning: (message) => warnings.push(message) }),
+    ThreadedProofWriter.start(
+      { databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connections: 1, schema: 'x' },
+      { onDriverWarning: (message) => warnings.push(message) },
+    ),
   );
   t.regex(error?.message ?? '', /ECONNREFUSED|connect/);
-  t.true(warnings.some((w) => w.startsWith('Acquire connection error:') && w.includes('ECONNREFUSED')), JSON.stringify(warnings));
+  t.true(
+    warnings.some((w) => w.startsWith('Acquire connection error:') && w.includes('ECONNREFUSED')),
+    JSON.stringify(warnings),
+  );
   t.true(warnings.every((w) => !w.includes('\n')));
 });
 
@@ -104,16 +110,22 @@ test('sqlite: group changes on the main connection never fail while the writer t
   const created = await groups.createGroup(WALLET_A, { name: 'line', description: null, createdAtMs: 1 }, 10);
   if (created._tag !== 'Right') return t.fail('group not created');
   const groupId = created.right.groupId;
-  const ingest = Promise.all(
-    Array.from({ length: 300 }, (_, i) => proofs.add(aProofRecord(WALLET_A, { robotId: `arm-${i % 5}`, taskId: `t-${i}` }))),
-  );
+  const ingest = Promise.all(Array.from({ length: 300 }, (_, i) => proofs.add(aProofRecord(WALLET_A, { robotId: `arm-${i % 5}`, taskId: `t-${i}` }))));
   const changes = [];
   for (let i = 0; i < 40; i++) {
     const change = i % 2 === 0 ? groups.assignDevices(WALLET_A, groupId, ['arm-1']) : groups.unassignDevices(WALLET_A, groupId, ['arm-1']);
-    changes.push(await change.then((r) => r._tag, (err: unknown) => String(err)));
+    changes.push(
+      await change.then(
+        (r) => r._tag,
+        (err: unknown) => String(err),
+      ),
+    );
   }
   await ingest;
-  t.deepEqual(changes.filter((c) => c !== 'Right'), []);
+  t.deepEqual(
+    changes.filter((c) => c !== 'Right'),
+    [],
+  );
 });
 
 test('a batch that cannot be handed to the thread fails alone, and close does not wait for it', async (t) => {

@@ -64,7 +64,9 @@ async function topicPages(store: ProofStore): Promise<string[]> {
   return seen;
 }
 
-async function topicRows(db: Database): Promise<Array<{ proof_pk: number; wallet_id: number; topic: string; created_at_ms: number | null; proof_created_at_ms: number }>> {
+async function topicRows(
+  db: Database,
+): Promise<Array<{ proof_pk: number; wallet_id: number; topic: string; created_at_ms: number | null; proof_created_at_ms: number }>> {
   const rows = (await db
     .knex('proof_topics')
     .join('proofs', 'proofs.id', 'proof_topics.proof_pk')
@@ -110,7 +112,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     // A topic twice for one proof, or a topic of no proof, is refused.
     const row = (await db.knex('proof_topics').first()) as Record<string, unknown>;
     await t.throwsAsync(db.knex('proof_topics').insert(row), { message: dialect === 'sqlite' ? /UNIQUE constraint failed/ : /duplicate key/ });
-    await t.throwsAsync(db.knex('proof_topics').insert({ ...row, proof_pk: 1_000_000 }), { message: dialect === 'sqlite' ? /FOREIGN KEY constraint failed/ : /proof_topics_proof_pk_fkey/ });
+    await t.throwsAsync(db.knex('proof_topics').insert({ ...row, proof_pk: 1_000_000 }), {
+      message: dialect === 'sqlite' ? /FOREIGN KEY constraint failed/ : /proof_topics_proof_pk_fkey/,
+    });
 
     // Proofs stored after it, older and newer than those before, take their places in the pages.
     for (const r of records(40, 20)) {
@@ -126,19 +130,26 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     if (dialect === 'sqlite') {
       // One b-tree: the rows are the key's entries.
-      const objects = (await db.knex.raw("select type, name, sql from sqlite_master where tbl_name = 'proof_topics'")) as Array<{ type: string; sql: string | null }>;
+      const objects = (await db.knex.raw("select type, name, sql from sqlite_master where tbl_name = 'proof_topics'")) as Array<{
+        type: string;
+        sql: string | null;
+      }>;
       t.deepEqual(
         objects.map((o) => o.type),
         ['table'],
       );
       t.regex(objects[0]!.sql!, /primary key \(wallet_id, topic, created_at_ms, proof_pk\)\s*\) without rowid/i);
     } else {
-      const { rows } = (await db.knex.raw("select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'proof_topics'")) as { rows: Array<{ indexname: string; indexdef: string }> };
+      const { rows } = (await db.knex.raw("select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'proof_topics'")) as {
+        rows: Array<{ indexname: string; indexdef: string }>;
+      };
       t.deepEqual(
         rows.map((r) => [r.indexname, r.indexdef.replace(/^.* USING btree /, '')]),
         [['proof_topics_wallet_topic', '(wallet_id, topic, created_at_ms, proof_pk)']],
       );
-      const { rows: checked } = (await db.knex.raw("select convalidated from pg_constraint where conname = 'proof_topics_proof_pk_fkey' and connamespace = current_schema()::regnamespace")) as { rows: Array<{ convalidated: boolean }> };
+      const { rows: checked } = (await db.knex.raw(
+        "select convalidated from pg_constraint where conname = 'proof_topics_proof_pk_fkey' and connamespace = current_schema()::regnamespace",
+      )) as { rows: Array<{ convalidated: boolean }> };
       t.deepEqual(checked, [{ convalidated: true }]);
     }
 

@@ -57,10 +57,13 @@ for (const [dialect, open] of [
 
     t.deepEqual(await db.knex('proofs').select('id', 'proof_id').orderBy('id'), idsBefore);
     // Keys in the order the wallets first stored a proof.
-    t.deepEqual((await db.knex('wallets').select('id', 'address').orderBy('id')).map((w: { id: number | string; address: string }) => [Number(w.id), w.address]), [
-      [1, WALLET_B],
-      [2, WALLET_A],
-    ]);
+    t.deepEqual(
+      (await db.knex('wallets').select('id', 'address').orderBy('id')).map((w: { id: number | string; address: string }) => [Number(w.id), w.address]),
+      [
+        [1, WALLET_B],
+        [2, WALLET_A],
+      ],
+    );
 
     const store = new KnexProofStore(db);
     // 008_transparency_log gave the proofs stored before it their leaves, in the order stored.

@@ -18,10 +18,13 @@ test('keys of new wallets are looked up once, each address once, and remembered'
   const { lookup, asked } = fakeLookup();
   const keys = new WalletKeys(lookup);
   const first = await keys.of(['a', 'b', 'a']);
-  t.deepEqual([...first], [
-    ['a', 1],
-    ['b', 2],
-  ]);
+  t.deepEqual(
+    [...first],
+    [
+      ['a', 1],
+      ['b', 2],
+    ],
+  );
   t.deepEqual(asked, [['a', 'b']]);
   const second = await keys.of(['b', 'c']);
   t.deepEqual([...second].sort(), [

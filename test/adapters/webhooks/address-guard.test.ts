@@ -51,7 +51,18 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['2002:7f00:1::', 'a loopback address'],
 ];
 
-const ALLOWED = ['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '198.20.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808'];
+const ALLOWED = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '93.184.215.14',
+  '172.32.0.1',
+  '100.128.0.1',
+  '198.20.0.1',
+  '2606:4700::1111',
+  '2a00:1450:4001::200e',
+  '::ffff:8.8.8.8',
+  '64:ff9b::808:808',
+];
 
 for (const [address, reason] of REFUSED) {
   test(`addressProblem refuses ${address}: ${reason}`, (t) => {
@@ -117,7 +128,14 @@ for (const [host, reason] of REFUSED_RAW_HOSTS) {
 }
 
 test('hostProblem leaves other names to the delivery, and allowPrivate allows local ones', (t) => {
-  for (const host of ['hooks.example.com', hostOf('Hooks.Example.COM'), 'localhost.example.com', 'internal.example', hostOf('[2606:4700::1111]'), hostOf('8.8.8.8')]) {
+  for (const host of [
+    'hooks.example.com',
+    hostOf('Hooks.Example.COM'),
+    'localhost.example.com',
+    'internal.example',
+    hostOf('[2606:4700::1111]'),
+    hostOf('8.8.8.8'),
+  ]) {
     t.is(hostProblem(host, false), null, host);
   }
   for (const host of ['localhost', 'metadata.google.internal', 'printer.local', '127.0.0.1', '[::1]']) t.is(hostProblem(host, true), null, host);

@@ -195,8 +195,14 @@ test('a name that resolves to a public address and to 127.0.0.1 is refused, and 
   const r = await receiver(t, answer(200, 'ok'));
   const resolve = dnsOf({ 'rebinding.test': ['93.184.215.14', '127.0.0.1'], 'inside.test': ['10.0.0.7'] });
   const guarded = transport(t, { allowPrivate: false, resolve });
-  t.like(await guarded.post(hook(`http://rebinding.test:${r.port}/`)), { statusCode: null, error: 'refused: rebinding.test resolves to 127.0.0.1, a loopback address' });
-  t.like(await guarded.post(hook(`http://inside.test:${r.port}/`)), { statusCode: null, error: 'refused: inside.test resolves to 10.0.0.7, a private address' });
+  t.like(await guarded.post(hook(`http://rebinding.test:${r.port}/`)), {
+    statusCode: null,
+    error: 'refused: rebinding.test resolves to 127.0.0.1, a loopback address',
+  });
+  t.like(await guarded.post(hook(`http://inside.test:${r.port}/`)), {
+    statusCode: null,
+    error: 'refused: inside.test resolves to 10.0.0.7, a private address',
+  });
   t.like(await guarded.post(hook(`http://nowhere.test:${r.port}/`)), { statusCode: null, error: 'DNS lookup of nowhere.test failed (ENOTFOUND)' });
   t.is(r.connections(), 0);
 });
@@ -243,7 +249,10 @@ test('a kept-alive connection the receiver dropped meanwhile: the webhook is sen
   t.is(requests, 3, 'the second webhook was refused once, then sent again');
 });
 
-for (const [cap, posts] of [[undefined, 40], [5, 12]] as const) {
+for (const [cap, posts] of [
+  [undefined, 40],
+  [5, 12],
+] as const) {
   test(`a receiver gets at most ${cap ?? 'the default of 32'} connections at once`, async (t) => {
     const limit = cap ?? 32;
     const held: ServerResponse[] = [];

@@ -75,7 +75,10 @@ test('a changed body, id or timestamp is refused by the reference library and by
   ];
   for (const change of changes) {
     t.false(referenceAccepts(secret, change.body, headers(change.id, change.ts, signature)), JSON.stringify(change));
-    t.deepEqual(verifySignature({ secret, id: change.id, timestamp: change.ts, signature, body: change.body, nowS: ts }), { ok: false, reason: 'no signature matches' });
+    t.deepEqual(verifySignature({ secret, id: change.id, timestamp: change.ts, signature, body: change.body, nowS: ts }), {
+      ok: false,
+      reason: 'no signature matches',
+    });
   }
   t.true(referenceAccepts(secret, BODY, headers(ID, ts, signature)), 'the unchanged message still verifies');
 });
@@ -104,7 +107,8 @@ test('verifySignature names why it refuses', (t) => {
   const secret = newWebhookSecret();
   const ts = 1_790_000_000;
   const signature = signatureHeader([secret], ID, ts, BODY);
-  const check = (changes: Partial<Parameters<typeof verifySignature>[0]>) => verifySignature({ secret, id: ID, timestamp: ts, signature, body: BODY, nowS: ts, ...changes });
+  const check = (changes: Partial<Parameters<typeof verifySignature>[0]>) =>
+    verifySignature({ secret, id: ID, timestamp: ts, signature, body: BODY, nowS: ts, ...changes });
   t.deepEqual(check({}), { ok: true });
   t.deepEqual(check({ nowS: ts + 300 }), { ok: true }, 'the tolerance is inclusive, as in the reference library');
   t.deepEqual(check({ nowS: ts + 301 }), { ok: false, reason: 'stale timestamp: signed 301 s ago, beyond the tolerance of 300 s' });

@@ -84,11 +84,17 @@ export class FakeVerifyWorker extends EventEmitter implements PoolWorker {
   }
 
   rightAnswer(request: Request): WorkerReply {
-    if ('json' in request) return { type: 'done', id: request.id, results: (JSON.parse(request.json) as unknown[]).map((raw) => checkSafely(this.protocol, raw)) };
+    if ('json' in request)
+      return { type: 'done', id: request.id, results: (JSON.parse(request.json) as unknown[]).map((raw) => checkSafely(this.protocol, raw)) };
     const records = new Uint8Array(request.signatures);
     const verdicts = new Uint8Array(request.count);
     for (let i = 0, at = 0; i < request.count; i++, at += SIGNATURE_RECORD_BYTES) {
-      verdicts[i] = signatureVerdictByte(this.protocol.verifier, records.subarray(at, at + 32), records.subarray(at + 32, at + 96), records.subarray(at + 96, at + 160));
+      verdicts[i] = signatureVerdictByte(
+        this.protocol.verifier,
+        records.subarray(at, at + 32),
+        records.subarray(at + 32, at + 96),
+        records.subarray(at + 96, at + 160),
+      );
     }
     return { type: 'verified', id: request.id, verdicts };
   }

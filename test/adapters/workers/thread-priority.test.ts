@@ -4,7 +4,14 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import test from 'ava';
 import { spawnWorker } from '../../../src/adapters/workers/spawn-worker.js';
-import { currentThreadId, DEFAULT_HELPER_NICE, helperNiceFor, lowerHelperThreads, lowerThreadPriority, NICEST } from '../../../src/adapters/workers/thread-priority.js';
+import {
+  currentThreadId,
+  DEFAULT_HELPER_NICE,
+  helperNiceFor,
+  lowerHelperThreads,
+  lowerThreadPriority,
+  NICEST,
+} from '../../../src/adapters/workers/thread-priority.js';
 
 // Priorities are per thread on Linux only (CI runs there); elsewhere the functions do nothing.
 // Serial: lowerHelperThreads (last) lowers every thread of this process, the others' workers too.
@@ -39,12 +46,15 @@ test('by default helpers go DEFAULT_HELPER_NICE below the event loop with two co
   t.not(worker.id, process.pid);
 });
 
-(linux ? test.serial : test.skip)('a worker spawned with a niceIncrement runs that far below the thread that spawned it; without, at its priority', async (t) => {
-  const base = getPriority(currentThreadId()!);
-  t.is((await startedWorker()).nice, base);
-  t.is((await startedWorker(0)).nice, base);
-  t.is((await startedWorker(3)).nice, Math.min(NICEST, base + 3));
-});
+(linux ? test.serial : test.skip)(
+  'a worker spawned with a niceIncrement runs that far below the thread that spawned it; without, at its priority',
+  async (t) => {
+    const base = getPriority(currentThreadId()!);
+    t.is((await startedWorker()).nice, base);
+    t.is((await startedWorker(0)).nice, base);
+    t.is((await startedWorker(3)).nice, Math.min(NICEST, base + 3));
+  },
+);
 
 (linux ? test.serial : test.skip)('lowering never raises a priority and stops at the nicest', async (t) => {
   const { worker, id } = await runningWorker();
@@ -69,7 +79,9 @@ test('by default helpers go DEFAULT_HELPER_NICE below the event loop with two co
   const { worker, id } = await runningWorker();
   try {
     t.is(lowerHelperThreads(0), 0, 'an increment of 0 changes nothing');
-    const others = readdirSync('/proc/self/task').map(Number).filter((id) => id !== self);
+    const others = readdirSync('/proc/self/task')
+      .map(Number)
+      .filter((id) => id !== self);
     t.true(others.length >= 2, 'libuv and V8 run threads of their own');
     t.true(lowerHelperThreads(4) >= others.length);
     t.is(getPriority(self), base);

@@ -68,9 +68,11 @@ test.serial('an envelope that throws or is not JSON fails alone, not the batch, 
 });
 
 test('values that are not JSON (a Date, undefined members, a Map) get the reports inline verification gives', async (t) => {
-  const odd = large.slice(0, 80).map((envelope, i) =>
-    i % 4 === 0 ? { ...envelope, payload: { ...envelope.payload, meta: { at: new Date(0), gone: undefined, map: new Map([[1, 2]]) } } } : envelope,
-  );
+  const odd = large
+    .slice(0, 80)
+    .map((envelope, i) =>
+      i % 4 === 0 ? { ...envelope, payload: { ...envelope.payload, meta: { at: new Date(0), gone: undefined, map: new Map([[1, 2]]) } } } : envelope,
+    );
   const reports = await shared.verifyMany(odd);
   t.deepEqual(reports, await inline.verifyMany(odd));
   t.true(reports.some((r) => r.valid) && reports.some((r) => r.code === 'payload_hash_mismatch'));

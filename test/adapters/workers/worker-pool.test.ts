@@ -17,7 +17,14 @@ function numberedLane(options: { priority: number; depth: number; workers?: numb
     inline: () => ended.push({ n, by: 'inline' }),
   });
   const lane: Lane = { ...options, hasWork: () => waiting.length > 0, dispense: () => () => (waiting.length > 0 ? job(waiting.shift()!) : undefined) };
-  return { lane, ended, add: (...ns: number[]) => waiting.push(...ns), get waiting() { return waiting.length; } };
+  return {
+    lane,
+    ended,
+    add: (...ns: number[]) => waiting.push(...ns),
+    get waiting() {
+      return waiting.length;
+    },
+  };
 }
 
 const numbersIn = (requests: readonly Request[]) => requests.map((r) => ('json' in r ? (JSON.parse(r.json) as number[])[0] : -1));
@@ -29,14 +36,23 @@ test('each worker takes a lane’s jobs up to its depth, round-robin; the rest w
   pool.addLane(jobs.lane);
   jobs.add(1, 2, 3, 4, 5, 6);
   pool.pump();
-  t.deepEqual(fakes.started.map((w) => numbersIn(w.received)), [[1, 3], [2, 4]]);
+  t.deepEqual(
+    fakes.started.map((w) => numbersIn(w.received)),
+    [
+      [1, 3],
+      [2, 4],
+    ],
+  );
   t.is(jobs.waiting, 2);
   fakes.started[0]!.release();
   await until(() => jobs.ended.length === 4);
   t.deepEqual(numbersIn(fakes.started[0]!.received), [1, 3, 5, 6], 'the freed worker took the waiting jobs');
   fakes.started[1]!.release();
   await until(() => jobs.ended.length === 6);
-  t.deepEqual(jobs.ended.map((e) => e.by), Array(6).fill('worker'));
+  t.deepEqual(
+    jobs.ended.map((e) => e.by),
+    Array(6).fill('worker'),
+  );
   await pool.close();
 });
 
@@ -52,7 +68,14 @@ test('a lane of a higher priority is served first, whenever it was added; a lane
   pool.pump();
   // Workers 1 and 2 take the urgent jobs first, then (with none left) bulk ones up to depth 2;
   // worker 3 never takes urgent jobs.
-  t.deepEqual(fakes.started.map((w) => numbersIn(w.received)), [[1, 3], [2, 4], [100, 101]]);
+  t.deepEqual(
+    fakes.started.map((w) => numbersIn(w.received)),
+    [
+      [1, 3],
+      [2, 4],
+      [100, 101],
+    ],
+  );
   t.is(bulk.waiting, 6);
   await pool.close();
 });
@@ -62,7 +85,13 @@ test('a job whose message cannot be made, or whose answer is wrong, is done inli
   const pool = await WorkerPool.start({ size: 1, spawn: fakes.spawn });
   const ended: string[] = [];
   const queue: PoolJob[] = [
-    { message: () => { throw new Error('not sendable'); }, settle: () => true, inline: () => ended.push('unsendable inline') },
+    {
+      message: () => {
+        throw new Error('not sendable');
+      },
+      settle: () => true,
+      inline: () => ended.push('unsendable inline'),
+    },
     { message: () => ({ body: { json: '[]' } }), settle: (reply) => reply.type === 'done', inline: () => ended.push('refused inline') },
   ];
   pool.addLane({ priority: 0, depth: 2, hasWork: () => queue.length > 0, dispense: () => () => queue.shift() });
@@ -81,7 +110,10 @@ test('a worker that dies is replaced, and its jobs in flight are done inline', a
   jobs.add(1, 2);
   pool.pump();
   await until(() => jobs.ended.length === 2);
-  t.deepEqual(jobs.ended, [{ n: 1, by: 'inline' }, { n: 2, by: 'inline' }]);
+  t.deepEqual(jobs.ended, [
+    { n: 1, by: 'inline' },
+    { n: 2, by: 'inline' },
+  ]);
   await until(() => fakes.started.length === 2 && pool.size === 1);
   t.is(pool.stats.restarts, 1);
   await pool.close();
@@ -91,7 +123,9 @@ test('start fails, and stops the other workers, when one exits before it is read
   const good = fakeWorkers(protocol);
   const bad = fakeWorkers(protocol, { failToStart: true });
   let n = 0;
-  await t.throwsAsync(WorkerPool.start({ size: 2, spawn: () => (n++ === 0 ? good.spawn() : bad.spawn()) }), { message: /exited with code 2 before it was ready/ });
+  await t.throwsAsync(WorkerPool.start({ size: 2, spawn: () => (n++ === 0 ? good.spawn() : bad.spawn()) }), {
+    message: /exited with code 2 before it was ready/,
+  });
   t.is(n, 2, 'no worker was started again');
   t.throws(() => good.started[0]!.postMessage({ id: 0, json: '[]' }), { message: 'worker exited' }, 'the ready one was stopped');
   await t.throwsAsync(WorkerPool.start({ size: 0, spawn: good.spawn }), { message: /pool size must be ≥ 1/ });
@@ -107,6 +141,9 @@ test('after close, waiting and later jobs are done inline', async (t) => {
   t.false(pool.open);
   jobs.add(1, 2, 3);
   pool.pump();
-  t.deepEqual(jobs.ended.map((e) => e.by), ['inline', 'inline', 'inline']);
+  t.deepEqual(
+    jobs.ended.map((e) => e.by),
+    ['inline', 'inline', 'inline'],
+  );
   t.is(fakes.started.length, 2, 'no worker is restarted after close');
 });

@@ -76,7 +76,11 @@ test('checks are answered even when every worker crashes, and inline once the po
   await until(() => own.size === 0);
   const sent = fakes.started.reduce((n, w) => n + w.received.length, 0);
   t.is((await checker.check(large[0]))._tag, 'Right');
-  t.is(fakes.started.reduce((n, w) => n + w.received.length, 0), sent, 'after close nothing goes to a worker');
+  t.is(
+    fakes.started.reduce((n, w) => n + w.received.length, 0),
+    sent,
+    'after close nothing goes to a worker',
+  );
 });
 
 test('a submission goes before the waiting chunks of batches', async (t) => {
@@ -91,7 +95,11 @@ test('a submission goes before the waiting chunks of batches', async (t) => {
     const checked = checker.check(large[0]);
     const worker = fakes.started[0]!;
     await until(() => worker.received.length === 3);
-    t.deepEqual(worker.received.map((r) => ('json' in r ? 'submission' : 'chunk')), ['chunk', 'chunk', 'submission'], 'sent while both batches still had chunks waiting');
+    t.deepEqual(
+      worker.received.map((r) => ('json' in r ? 'submission' : 'chunk')),
+      ['chunk', 'chunk', 'submission'],
+      'sent while both batches still had chunks waiting',
+    );
     worker.release();
     t.is((await checked)._tag, 'Right');
     t.is((await first).length, large.length);

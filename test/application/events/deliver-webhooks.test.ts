@@ -7,7 +7,18 @@ import { WALLET_A } from '../../support/mothers.js';
 import { webhookWorld } from './webhook-world.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const keyEvent = (atMs: number) => keyCreated({ keyId: 'key_1', wallet: WALLET_A, name: 'k', prefix: 'pr_live_ab', createdAtMs: atMs, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+const keyEvent = (atMs: number) =>
+  keyCreated({
+    keyId: 'key_1',
+    wallet: WALLET_A,
+    name: 'k',
+    prefix: 'pr_live_ab',
+    createdAtMs: atMs,
+    scopes: null,
+    robotIds: null,
+    expiresAtMs: null,
+    disabledAtMs: null,
+  });
 
 async function withEndpoint(over: Parameters<typeof anEndpoint>[1] = {}) {
   const world = webhookWorld();
@@ -56,7 +67,10 @@ test('failures are retried on the schedule, each with the same webhook-id, until
   t.true(days > 2.5 && days < 3.2, `over about three days (${days.toFixed(2)})`);
   const detail = (await w.queue.get(WALLET_A, w.endpoint.endpointId, last.deliveryId))!;
   t.is(detail.attempts.length, MAX_ATTEMPTS);
-  t.deepEqual(detail.attempts.map((a) => a.attempt), Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1));
+  t.deepEqual(
+    detail.attempts.map((a) => a.attempt),
+    Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1),
+  );
 });
 
 test('410 Gone ends the delivery and turns the endpoint off, saying why', async (t) => {
@@ -106,7 +120,10 @@ test('a redelivery sends the same event again, logged as manual', async (t) => {
   await w.round();
   t.is(w.transport.requests.length, 2);
   t.is(w.transport.requests[0]!.body, w.transport.requests[1]!.body);
-  t.deepEqual((await w.queue.get(WALLET_A, w.endpoint.endpointId, delivery.deliveryId))!.attempts.map((a) => a.trigger), ['scheduled', 'manual']);
+  t.deepEqual(
+    (await w.queue.get(WALLET_A, w.endpoint.endpointId, delivery.deliveryId))!.attempts.map((a) => a.trigger),
+    ['scheduled', 'manual'],
+  );
 });
 
 test('a receiver that hangs holds at most its share of the senders; another endpoint is still served', async (t) => {

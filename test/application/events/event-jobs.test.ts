@@ -14,7 +14,18 @@ import { aReport } from '../../support/fleet-mothers.js';
 import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 import { TestClock, webhookWorld } from './webhook-world.js';
 
-const key = (wallet: string, atMs: number) => keyCreated({ keyId: `key_${atMs}`, wallet, name: 'k', prefix: 'pr_live_ab', createdAtMs: atMs, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+const key = (wallet: string, atMs: number) =>
+  keyCreated({
+    keyId: `key_${atMs}`,
+    wallet,
+    name: 'k',
+    prefix: 'pr_live_ab',
+    createdAtMs: atMs,
+    scopes: null,
+    robotIds: null,
+    expiresAtMs: null,
+    disabledAtMs: null,
+  });
 
 test('the fan-out queues each event once for each enabled endpoint of its wallet that takes it and existed when it happened', async (t) => {
   const w = webhookWorld();
@@ -29,7 +40,8 @@ test('the fan-out queues each event once for each enabled endpoint of its wallet
   await w.events.append([key(WALLET_A, now), webhookTest(WALLET_A, keysOnly.endpointId, now)]);
   t.is(await w.fanOut.execute(), 3);
   t.is(await w.fanOut.execute(), 0, 'the cursor moved: nothing twice');
-  const queued = async (e: { endpointId: string; wallet: string }) => (await w.queue.list(e.wallet, e.endpointId, { limit: 10 }))!.items.map((d) => d.eventType);
+  const queued = async (e: { endpointId: string; wallet: string }) =>
+    (await w.queue.list(e.wallet, e.endpointId, { limit: 10 }))!.items.map((d) => d.eventType);
   t.deepEqual(await queued(all), ['key.created']);
   t.deepEqual((await queued(keysOnly)).sort(), ['key.created', 'webhook.test'], 'a test event only to its endpoint');
   t.deepEqual(await queued(proofsOnly), []);
@@ -81,7 +93,10 @@ test('the sweep announces online → warning → offline as time passes, adopts 
   await devices.recordHealth(WALLET_A, 'arm-2', aReport('error', clock.now), 10);
   fleet.proofStored(aProofRecord(WALLET_B, { robotId: 'cam-9' }, clock.now));
   fleet.touch(WALLET_A, 'legacy', clock.now - 7_200_000); // from before events: never announced
-  const statuses = () => fleet.events.walletEvents(WALLET_A, 0, { types: ['device.status_changed'], limit: 50 }).then((p) => p.items.map((e) => e.data as { device_id: string; from: string; to: string; why: string }));
+  const statuses = () =>
+    fleet.events
+      .walletEvents(WALLET_A, 0, { types: ['device.status_changed'], limit: 50 })
+      .then((p) => p.items.map((e) => e.data as { device_id: string; from: string; to: string; why: string }));
   t.deepEqual(await sweep.execute(), { announced: 0, adopted: 1 });
   t.is(fleet.announced.get(`${WALLET_A}\u0000legacy`), 'offline');
   clock.now += 301_000;

@@ -9,7 +9,18 @@ import { keyCreated } from '../../../src/domain/events/announcements.js';
 import { eventId, type EventBody } from '../../../src/domain/events/event.js';
 import { WALLET_A, WALLET_B } from '../../support/mothers.js';
 
-const key = (wallet: string, n: number) => keyCreated({ keyId: `key_${n}`, wallet, name: `k${n}`, prefix: 'pr_live_ab', createdAtMs: 1_790_000_000_000 + n, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+const key = (wallet: string, n: number) =>
+  keyCreated({
+    keyId: `key_${n}`,
+    wallet,
+    name: `k${n}`,
+    prefix: 'pr_live_ab',
+    createdAtMs: 1_790_000_000_000 + n,
+    scopes: null,
+    robotIds: null,
+    expiresAtMs: null,
+    disabledAtMs: null,
+  });
 
 function world() {
   const log = new MemoryEventLog();
@@ -29,21 +40,27 @@ async function take(stream: AsyncIterator<EventBody>, hub: EventHub, n: number):
   return out;
 }
 
-test('a stream resumed after an id gets what came after it from the log, then new events as they are committed, each once and only its wallet\'s', async (t) => {
+test("a stream resumed after an id gets what came after it from the log, then new events as they are committed, each once and only its wallet's", async (t) => {
   const w = world();
   await w.log.append([key(WALLET_A, 1), key(WALLET_B, 2), key(WALLET_A, 3)]);
   const controller = new AbortController();
   const opened = await w.follow.open({ wallet: WALLET_A, after: eventId(1), signal: controller.signal });
   if (E.isLeft(opened)) return t.fail();
   const stream = opened.right.events[Symbol.asyncIterator]();
-  t.deepEqual((await take(stream, w.hub, 1)).map((e) => e.id), [eventId(3)]);
+  t.deepEqual(
+    (await take(stream, w.hub, 1)).map((e) => e.id),
+    [eventId(3)],
+  );
   await w.log.append([key(WALLET_B, 4), key(WALLET_A, 5), key(WALLET_A, 6)]);
-  t.deepEqual((await take(stream, w.hub, 2)).map((e) => e.id), [eventId(5), eventId(6)]);
+  t.deepEqual(
+    (await take(stream, w.hub, 2)).map((e) => e.id),
+    [eventId(5), eventId(6)],
+  );
   controller.abort();
   t.true((await stream.next()).done, 'it ends when told to stop');
 });
 
-test('a reader slower than its wallet\'s events is not buffered without end: it reads the log again from its last id, missing nothing', async (t) => {
+test("a reader slower than its wallet's events is not buffered without end: it reads the log again from its last id, missing nothing", async (t) => {
   const w = world();
   const controller = new AbortController();
   const opened = await w.follow.open({ wallet: WALLET_A, signal: controller.signal });
@@ -75,7 +92,7 @@ test('the feed pages by cursor; an empty page still says where to poll from; bad
   t.deepEqual([next.right.items.map((e) => e.id), next.right.hasMore], [[eventId(3)], false]);
   const empty = await w.list.execute({ wallet: WALLET_A, after: eventId(3), limit: 5 });
   if (E.isLeft(empty)) return t.fail();
-  t.deepEqual([empty.right.items, empty.right.nextCursor], [[], eventId(4)], 'past the other wallet\'s event too');
+  t.deepEqual([empty.right.items, empty.right.nextCursor], [[], eventId(4)], "past the other wallet's event too");
   t.like(await w.list.execute({ wallet: WALLET_A, after: 'evt_x', limit: 5 }), { left: { _tag: 'InvalidEventQuery', field: 'after' } });
   t.like(await w.list.execute({ wallet: WALLET_A, types: 'key.created,key.lost', limit: 5 }), { left: { _tag: 'InvalidEventQuery', field: 'types' } });
 });
@@ -89,7 +106,10 @@ test('a stream opened without an id starts now: it says where (a resume point), 
   t.is(opened.right.startId, eventId(2));
   const stream = opened.right.events[Symbol.asyncIterator]();
   await w.log.append([key(WALLET_A, 3)]);
-  t.deepEqual((await take(stream, w.hub, 1)).map((e) => e.id), [eventId(3)]);
+  t.deepEqual(
+    (await take(stream, w.hub, 1)).map((e) => e.id),
+    [eventId(3)],
+  );
 });
 
 test('while nobody listens the hub skips to the end of the log, unless a listener came while it looked', async (t) => {

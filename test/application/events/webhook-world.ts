@@ -16,7 +16,12 @@ export class ScriptedTransport implements WebhookTransport {
     this.requests.push(request);
     const given = await this.answer(request);
     const statusCode = given.statusCode ?? null;
-    return { statusCode, latencyMs: 3, error: statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : (given.error ?? `answered ${statusCode}`), bodyExcerpt: given.bodyExcerpt ?? '' };
+    return {
+      statusCode,
+      latencyMs: 3,
+      error: statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : (given.error ?? `answered ${statusCode}`),
+      bodyExcerpt: given.bodyExcerpt ?? '',
+    };
   }
 
   async close(): Promise<void> {}

@@ -8,7 +8,10 @@ test('any position comes back from its cursor, U+FFFD and emoji included', (t) =
     t.is(decodeFleetCursor('device', encodeFleetCursor('device', position)), position);
   }
   fc.assert(
-    fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 100 }), (position) => decodeFleetCursor('device', encodeFleetCursor('device', position)) === position),
+    fc.property(
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 100 }),
+      (position) => decodeFleetCursor('device', encodeFleetCursor('device', position)) === position,
+    ),
   );
 });
 

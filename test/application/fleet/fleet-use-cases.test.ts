@@ -18,7 +18,16 @@ import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
 const NOW = Date.parse('2026-11-21T00:00:00Z');
 const clock = { nowMs: () => NOW };
 const windows = { onlineWindowMs: 300_000, offlineAfterMs: 3_600_000 };
-const readings = { status: 'ok', cpuPercent: null, memoryPercent: null, batteryPercent: null, temperatureC: null, uptimeS: null, message: null, metrics: null } as const;
+const readings = {
+  status: 'ok',
+  cpuPercent: null,
+  memoryPercent: null,
+  batteryPercent: null,
+  temperatureC: null,
+  uptimeS: null,
+  message: null,
+  metrics: null,
+} as const;
 
 function world() {
   const fleet = new MemoryFleet();
@@ -36,24 +45,45 @@ test('overview: a page of devices, every group, totals over the whole fleet', as
   const overview = new GetFleetOverview(devices, groups, clock, windows);
   const result = await overview.execute({ wallet: WALLET_A, limit: 2 });
   if (result._tag === 'Left') return t.fail();
-  t.deepEqual(result.right.devices.map((d) => [d.device.deviceId, d.status]), [['r0', 'online'], ['r1', 'online']]);
+  t.deepEqual(
+    result.right.devices.map((d) => [d.device.deviceId, d.status]),
+    [
+      ['r0', 'online'],
+      ['r1', 'online'],
+    ],
+  );
   t.deepEqual(result.right.summary.byStatus, { online: 3, warning: 0, offline: 2, degraded: 0, error: 0 });
-  t.deepEqual(result.right.summary.byGroup.map((b) => [b.groupId, b.deviceCount, b.byStatus.offline]), [[g.right.groupId, 2, 1], [null, 3, 1]]);
+  t.deepEqual(
+    result.right.summary.byGroup.map((b) => [b.groupId, b.deviceCount, b.byStatus.offline]),
+    [
+      [g.right.groupId, 2, 1],
+      [null, 3, 1],
+    ],
+  );
   t.is(result.right.groups[0]!.deviceCount, 2);
   const rest = await overview.execute({ wallet: WALLET_A, limit: 10, cursor: result.right.nextCursor!, statuses: ['offline'] });
   t.deepEqual(rest._tag === 'Right' && rest.right.devices.map((d) => d.device.deviceId), ['r3', 'r4']);
   t.deepEqual(await overview.execute({ wallet: WALLET_A, limit: 2, cursor: 'Zz' }), { _tag: 'Left', left: { _tag: 'InvalidCursor' } });
-  t.deepEqual(await overview.execute({ wallet: WALLET_B, limit: 2, groupId: g.right.groupId }), { _tag: 'Left', left: { _tag: 'GroupNotFound', groupId: g.right.groupId } });
+  t.deepEqual(await overview.execute({ wallet: WALLET_B, limit: 2, groupId: g.right.groupId }), {
+    _tag: 'Left',
+    left: { _tag: 'GroupNotFound', groupId: g.right.groupId },
+  });
 });
 
 test('health reports: the id and readings are checked, and history is bounded', async (t) => {
   const { devices } = world();
   const report = new ReportDeviceHealth(devices, clock, { windows, historyLimit: 2 });
   t.like(await report.execute({ wallet: WALLET_A, deviceId: '', readings }), { _tag: 'Left', left: { field: 'device_id' } });
-  t.like(await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, cpuPercent: 120 } }), { _tag: 'Left', left: { field: 'cpu_percent' } });
+  t.like(await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, cpuPercent: 120 } }), {
+    _tag: 'Left',
+    left: { field: 'cpu_percent' },
+  });
   t.is(await devices.getDevice(WALLET_A, 'x'), null);
   for (let i = 0; i < 4; i++) await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, uptimeS: i } });
-  t.deepEqual((await devices.healthHistory(WALLET_A, 'x', 10)).map((h) => h.uptimeS), [3, 2]);
+  t.deepEqual(
+    (await devices.healthHistory(WALLET_A, 'x', 10)).map((h) => h.uptimeS),
+    [3, 2],
+  );
   const last = await report.execute({ wallet: WALLET_A, deviceId: 'x', readings: { ...readings, status: 'error' } });
   t.like(last, { _tag: 'Right', right: { report: { status: 'error', receivedAtMs: NOW }, device: { status: 'error' } } });
 });
@@ -61,7 +91,10 @@ test('health reports: the id and readings are checked, and history is bounded', 
 test('health reports from a bound caller: only for its robots, and nothing is stored for another', async (t) => {
   const { devices } = world();
   const report = new ReportDeviceHealth(devices, clock, { windows, historyLimit: 2 });
-  t.deepEqual(await report.execute({ wallet: WALLET_A, deviceId: 'arm-2', readings, robotIds: ['arm-1'] }), E.left({ _tag: 'RobotNotAllowed', robotId: 'arm-2' }));
+  t.deepEqual(
+    await report.execute({ wallet: WALLET_A, deviceId: 'arm-2', readings, robotIds: ['arm-1'] }),
+    E.left({ _tag: 'RobotNotAllowed', robotId: 'arm-2' }),
+  );
   t.is(await devices.getDevice(WALLET_A, 'arm-2'), null);
   t.like(await report.execute({ wallet: WALLET_A, deviceId: 'arm-1', readings, robotIds: ['arm-1'] }), { _tag: 'Right' });
   t.like(await report.execute({ wallet: WALLET_A, deviceId: 'arm-2', readings, robotIds: null }), { _tag: 'Right' });
@@ -71,13 +104,16 @@ test('assign: repeats are dropped; too many ids are refused before the store is 
   const { groups } = world();
   const assign = new AssignDevices(groups);
   t.like(await assign.execute({ wallet: WALLET_A, groupId: 'g', deviceIds: [] }), { _tag: 'Left', left: { _tag: 'InvalidDeviceIds' } });
-  t.like(await assign.execute({ wallet: WALLET_A, groupId: 'g', deviceIds: Array.from({ length: 1001 }, (_, i) => `d${i}`) }), { _tag: 'Left', left: { _tag: 'InvalidDeviceIds' } });
+  t.like(await assign.execute({ wallet: WALLET_A, groupId: 'g', deviceIds: Array.from({ length: 1001 }, (_, i) => `d${i}`) }), {
+    _tag: 'Left',
+    left: { _tag: 'InvalidDeviceIds' },
+  });
   // 1,001 ids with one repeat are 1,000 distinct ids: allowed (the group does not exist).
   const ids = [...Array.from({ length: 1000 }, (_, i) => `d${i}`), 'd0'];
   t.like(await assign.execute({ wallet: WALLET_A, groupId: 'g', deviceIds: ids }), { _tag: 'Left', left: { _tag: 'GroupNotFound' } });
 });
 
-test('wallet statistics are only the caller\'s own; key usage sums the wallet\'s keys', async (t) => {
+test("wallet statistics are only the caller's own; key usage sums the wallet's keys", async (t) => {
   const { devices, groups, proofs } = world();
   const key = (requestCount: number, errorCount: number) => ({ requestCount, errorCount }) as ApiKeyRecord;
   const keyUsage = new KeyStoreUsageTotals({ listByWallet: async (w) => (w === WALLET_A ? [key(10, 1), key(5, 4)] : []) });

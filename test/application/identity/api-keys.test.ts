@@ -66,7 +66,21 @@ test('usage counted while the store fails is kept for the next flush', async (t)
   let failing = true;
   const flaky = { addUsage: async (d: Parameters<MemoryKeyStore['addUsage']>[0]) => (failing ? Promise.reject(new Error('db down')) : store.addUsage(d)) };
   const recorder = new KeyUsageRecorder(flaky);
-  await store.create({ keyId: 'k1', wallet: alice, name: 'n', prefix: 'p', keyHash: 'h', createdAtMs: 0, lastUsedAtMs: null, requestCount: 0, errorCount: 0, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
+  await store.create({
+    keyId: 'k1',
+    wallet: alice,
+    name: 'n',
+    prefix: 'p',
+    keyHash: 'h',
+    createdAtMs: 0,
+    lastUsedAtMs: null,
+    requestCount: 0,
+    errorCount: 0,
+    scopes: null,
+    robotIds: null,
+    expiresAtMs: null,
+    disabledAtMs: null,
+  });
   recorder.record('k1', 200, 10);
   recorder.record('k1', 500, 20);
   await t.throwsAsync(recorder.flush());

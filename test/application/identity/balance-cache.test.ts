@@ -10,7 +10,18 @@ function setup(options: { ttlS?: number; graceS?: number; maxEntries?: number; r
   const clock = new ManualClock();
   const source = new MemoryTokenBalance();
   const metrics = new RecordingMetrics();
-  const cache = new BalanceCache(source, clock, { ttlS: options.ttlS ?? 60, graceS: options.graceS ?? 600, retryBackoffMs: 2_000, ...(options.maxEntries ? { maxEntries: options.maxEntries } : {}), ...(options.reuseFrom !== undefined ? { reuseFrom: options.reuseFrom } : {}) }, metrics);
+  const cache = new BalanceCache(
+    source,
+    clock,
+    {
+      ttlS: options.ttlS ?? 60,
+      graceS: options.graceS ?? 600,
+      retryBackoffMs: 2_000,
+      ...(options.maxEntries ? { maxEntries: options.maxEntries } : {}),
+      ...(options.reuseFrom !== undefined ? { reuseFrom: options.reuseFrom } : {}),
+    },
+    metrics,
+  );
   const gate = new TokenGate(cache, { mint: MINT, minimum: 50_000 }, metrics);
   const fund = (wallet: string, text: string) => source.set(wallet, MINT, amount(text), clock.nowMs());
   return { clock, source, metrics, cache, gate, fund };

@@ -86,7 +86,10 @@ test('concurrent lookups of one key share one query', async (t) => {
   store.hold();
   const answers = Array.from({ length: 10 }, () => cache.findByHash(key(1).keyHash));
   store.release();
-  t.deepEqual((await Promise.all(answers)).map((r) => r?.keyId), Array(10).fill('key_1'));
+  t.deepEqual(
+    (await Promise.all(answers)).map((r) => r?.keyId),
+    Array(10).fill('key_1'),
+  );
   t.is(store.lookups, 1);
 });
 

@@ -25,7 +25,10 @@ test('an API key authenticates as its wallet, with its key id', async (t) => {
   const id = memoryIdentity();
   await id.fund(alice, '50000');
   const { key, record } = await withKey(id);
-  t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address)), E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId, grant: FULL_GRANT }));
+  t.deepEqual(
+    await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address)),
+    E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId, grant: FULL_GRANT }),
+  );
 });
 
 test('a dashboard token authenticates on both kinds of route', async (t) => {
@@ -34,7 +37,10 @@ test('a dashboard token authenticates on both kinds of route', async (t) => {
   const { token, jti, expiresInS } = id.tokens.issue(alice.address);
   const session = { jti, expiresAtMs: Math.floor(id.clock.nowMs() / 1000) * 1000 + expiresInS * 1000 };
   for (const accepts of [API, JWT_ONLY]) {
-    t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address, accepts)), E.right({ wallet: alice.address, kind: 'jwt', keyId: null, token: session, grant: FULL_GRANT }));
+    t.deepEqual(
+      await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address, accepts)),
+      E.right({ wallet: alice.address, kind: 'jwt', keyId: null, token: session, grant: FULL_GRANT }),
+    );
   }
 });
 
@@ -114,14 +120,19 @@ test('an API key on a JWT-only route is the wrong kind of credential', async (t)
   const id = memoryIdentity();
   await id.fund(alice, '50000');
   const { key } = await withKey(id);
-  t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address, JWT_ONLY)), E.left({ _tag: 'CredentialKindNotAllowed', allowed: JWT_ONLY }));
+  t.deepEqual(
+    await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address, JWT_ONLY)),
+    E.left({ _tag: 'CredentialKindNotAllowed', allowed: JWT_ONLY }),
+  );
 });
 
 test('expired and foreign tokens are refused', async (t) => {
   const id = memoryIdentity();
   await id.fund(alice, '50000');
   const { token } = id.tokens.issue(alice.address);
-  const foreign = new JsonwebtokenTokenIssuer({ secret: 'x'.repeat(40), ttlS: 3600, issuer: ORIGIN, audience: 'proof-registry' }, id.clock).issue(alice.address).token;
+  const foreign = new JsonwebtokenTokenIssuer({ secret: 'x'.repeat(40), ttlS: 3600, issuer: ORIGIN, audience: 'proof-registry' }, id.clock).issue(
+    alice.address,
+  ).token;
   t.is(failureOf(await id.authenticator.authenticate(req(`Bearer ${foreign}`, alice.address))), 'InvalidToken');
   id.clock.advance(3600_000);
   t.is(failureOf(await id.authenticator.authenticate(req(`Bearer ${token}`, alice.address))), 'ExpiredToken');
@@ -145,7 +156,10 @@ test('the token gate runs on every request: 49,999 refused, 50,000 admitted', as
   const id = memoryIdentity({ ttlS: 0 });
   const { key } = await withKey(id);
   await id.fund(alice, '49999');
-  t.deepEqual(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address)), E.left({ _tag: 'InsufficientBalance', required: 50_000, balance: 49_999 }));
+  t.deepEqual(
+    await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address)),
+    E.left({ _tag: 'InsufficientBalance', required: 50_000, balance: 49_999 }),
+  );
   await id.fund(alice, '50000');
   t.true(E.isRight(await id.authenticator.authenticate(req(`Bearer ${key}`, alice.address))));
   id.balances.failWith('unreachable');
@@ -168,7 +182,9 @@ test('a valid key refused by a later check is reported, so its error count inclu
   await id.fund(alice, '50000');
   const { key, record } = await withKey(id);
   const refused: Array<[string, string]> = [];
-  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, id.clock, { onKeyRefused: (keyId, failure) => refused.push([keyId, failure._tag]) });
+  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, id.clock, {
+    onKeyRefused: (keyId, failure) => refused.push([keyId, failure._tag]),
+  });
   await authenticator.authenticate(req(`Bearer ${key}`, bob.address));
   await authenticator.authenticate(req(`Bearer ${key}`, undefined));
   await authenticator.authenticate(req(`Bearer ${key}`, alice.address));
@@ -182,14 +198,26 @@ test('a valid key refused by a later check is reported, so its error count inclu
 test('a key holds only its scopes, stops when disabled or expired, and every refusal of it counts as its use', async (t) => {
   const id = memoryIdentity();
   await id.fund(alice, '50000');
-  const made = await id.createKey.execute({ wallet: alice.address, name: 'arm', scopes: ['proofs:write'], robotIds: ['arm-1'], expiresAtMs: id.clock.nowMs() + 60_000 });
+  const made = await id.createKey.execute({
+    wallet: alice.address,
+    name: 'arm',
+    scopes: ['proofs:write'],
+    robotIds: ['arm-1'],
+    expiresAtMs: id.clock.nowMs() + 60_000,
+  });
   if (E.isLeft(made)) throw new Error('could not create a key');
   const { key, record } = made.right;
   const refused: Array<[string, string, string | undefined]> = [];
-  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, id.clock, { onKeyRefused: (keyId, f, endpoint) => refused.push([keyId, f._tag, endpoint]) });
-  const ask = (scope?: 'proofs:write' | 'proofs:read') => authenticator.authenticate({ ...req(`Bearer ${key}`, alice.address), ...(scope ? { scope } : {}), endpoint: 'GET /v1/proofs' });
+  const authenticator = new WalletAuthenticator(id.keys, id.crypto, id.tokens, id.gate, id.metrics, id.clock, {
+    onKeyRefused: (keyId, f, endpoint) => refused.push([keyId, f._tag, endpoint]),
+  });
+  const ask = (scope?: 'proofs:write' | 'proofs:read') =>
+    authenticator.authenticate({ ...req(`Bearer ${key}`, alice.address), ...(scope ? { scope } : {}), endpoint: 'GET /v1/proofs' });
 
-  t.deepEqual(await ask('proofs:write'), E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId, grant: { scopes: ['proofs:write'], robotIds: ['arm-1'] } }));
+  t.deepEqual(
+    await ask('proofs:write'),
+    E.right({ wallet: alice.address, kind: 'api_key', keyId: record.keyId, grant: { scopes: ['proofs:write'], robotIds: ['arm-1'] } }),
+  );
   t.true(E.isRight(await ask()), 'a route any key may call');
   t.deepEqual(await ask('proofs:read'), E.left({ _tag: 'InsufficientScope', scope: 'proofs:read' }));
   await id.keys.update(alice.address, record.keyId, { enabled: false }, id.clock.nowMs());

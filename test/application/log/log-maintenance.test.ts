@@ -76,7 +76,10 @@ async function damage(tiles: LogTileStore, level: number, index: number): Promis
 
 // The check reads what the new root is built from: the upper tiles (which fix every full leaf
 // tile below them) and the right edge. A changed leaf tile under them fails its inclusion proofs.
-for (const [level, index, what] of [[1, 0, 'an upper tile'], [0, 2, 'the partial tile of the right edge']] as const) {
+for (const [level, index, what] of [
+  [1, 0, 'an upper tile'],
+  [0, 2, 'the partial tile of the right edge'],
+] as const) {
   test(`a stored tree that no longer matches the published checkpoint is never signed: ${what} changed`, async (t) => {
     const log = aLog({ cachedTiles: 0 });
     log.sequence(0, 600);

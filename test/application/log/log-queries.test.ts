@@ -64,12 +64,24 @@ test('a leaf not yet in a checkpoint, or never sequenced, is not in the log; oth
 });
 
 test('consistency between any two published sizes verifies against both checkpoints', async (t) => {
-  for (const [a, b] of [[1, SIZE], [255, 256], [256, 257], [257, 65_536], [1000, 1000], [65_536, SIZE]] as const) {
+  for (const [a, b] of [
+    [1, SIZE],
+    [255, 256],
+    [256, 257],
+    [257, 65_536],
+    [1000, 1000],
+    [65_536, SIZE],
+  ] as const) {
     const answer = right(await log.proveConsistency.execute({ first: a, second: b }));
     const [first, second] = [a, b].map((s) => right(openCheckpoint(ed, notes.get(s)!, log.vkey)).rootHash) as [Uint8Array, Uint8Array];
     t.true(E.isRight(verifyConsistency(sha, { first: a, second: b, hashes: answer.hashes }, first, second)), `${a} → ${b}`);
   }
-  for (const [first, second] of [[0, 5], [6, 5], [1, SIZE + 1], [-1, 3]]) {
+  for (const [first, second] of [
+    [0, 5],
+    [6, 5],
+    [1, SIZE + 1],
+    [-1, 3],
+  ]) {
     t.like(await log.proveConsistency.execute({ first: first!, second: second! }), { left: { _tag: 'TreeSizeOutOfRange' } });
   }
 });
@@ -78,10 +90,13 @@ test('the published tiles rebuild the checkpoint root, and the entry bundles hol
   const tiles = new Map<string, Uint8Array>();
   for (const p of partialTiles(SIZE)) tiles.set(tileKey(p), right(await log.readTile.execute(p)).bytes);
   const nodes = rootPlan(SIZE);
-  const root = foldFromRight(sha, nodes.map((n) => {
-    const where = locateNode(n);
-    return hashInTile(expandTile(sha, tiles.get(tileKey(where.tile))!), where);
-  }));
+  const root = foldFromRight(
+    sha,
+    nodes.map((n) => {
+      const where = locateNode(n);
+      return hashInTile(expandTile(sha, tiles.get(tileKey(where.tile))!), where);
+    }),
+  );
   t.is(hex(root), hex(reference.mth()));
 
   const full = right(await log.readTile.execute({ level: 0, index: 3, width: 256 }));
@@ -92,11 +107,20 @@ test('the published tiles rebuild the checkpoint root, and the entry bundles hol
   t.deepEqual(partial.bytes, full.bytes.subarray(0, 160));
 
   const bundle = right(await log.readEntryBundle.execute({ index: 273, width: 112 }));
-  t.deepEqual(decodeEntryBundle(bundle.bytes), Array.from({ length: 112 }, (_, i) => leafData(273 * 256 + i)));
+  t.deepEqual(
+    decodeEntryBundle(bundle.bytes),
+    Array.from({ length: 112 }, (_, i) => leafData(273 * 256 + i)),
+  );
 });
 
 test('tiles and bundles beyond the latest checkpoint are not served', async (t) => {
-  for (const tile of [{ level: 0, index: 273, width: 113 }, { level: 0, index: 273, width: 256 }, { level: 0, index: 274, width: 1 }, { level: 1, index: 1, width: 18 }, { level: 3, index: 0, width: 1 }]) {
+  for (const tile of [
+    { level: 0, index: 273, width: 113 },
+    { level: 0, index: 273, width: 256 },
+    { level: 0, index: 274, width: 1 },
+    { level: 1, index: 1, width: 18 },
+    { level: 3, index: 0, width: 1 },
+  ]) {
     t.deepEqual(await log.readTile.execute(tile), E.left({ _tag: 'TileNotFound' }), JSON.stringify(tile));
   }
   t.deepEqual(await log.readEntryBundle.execute({ index: 273, width: 113 }), E.left({ _tag: 'TileNotFound' }));

@@ -59,7 +59,10 @@ test('a bound caller submits only for its robots: another robot is refused befor
   t.deepEqual(none, E.left({ _tag: 'RobotNotAllowed', robotId: null }));
   const broken = await submit.execute({ wallet: WALLET_A, envelope: { payload: {} }, robotIds: ['arm-1'] });
   t.not(E.isLeft(broken) && broken.left._tag, 'RobotNotAllowed', 'an envelope that names no robot and does not verify is a verification failure');
-  t.like(await submit.execute({ wallet: WALLET_A, envelope: anEnvelope({ robotId: 'arm-1' }), robotIds: ['arm-1'] }), { _tag: 'Right', right: { stored: true } });
+  t.like(await submit.execute({ wallet: WALLET_A, envelope: anEnvelope({ robotId: 'arm-1' }), robotIds: ['arm-1'] }), {
+    _tag: 'Right',
+    right: { stored: true },
+  });
   t.is((await store.search(WALLET_A, { order: 'asc', limit: 10 })).items.length, 1);
   t.deepEqual(refusals.length, 1, 'only the envelope that did not verify counts as refused');
 });

@@ -59,7 +59,8 @@ test('the type guard and decoding judge every changed envelope alike', (t) => {
       const value = structuredClone(base) as Record<string | number, unknown>;
       for (const [path, next] of changes) {
         let parent: unknown = value;
-        for (const key of path.slice(0, -1)) parent = parent !== null && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[key] : undefined;
+        for (const key of path.slice(0, -1))
+          parent = parent !== null && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[key] : undefined;
         if (parent === null || typeof parent !== 'object') continue;
         const last = path[path.length - 1]!;
         const target = parent as Record<string | number, unknown>;

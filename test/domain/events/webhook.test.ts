@@ -25,7 +25,11 @@ test('retries: growing delays over about three days, each spread by ±20%, then 
   const at = (jitter: number) => Array.from({ length: MAX_ATTEMPTS }, (_, i) => retryDelayMs(i + 1, jitter));
   t.is(at(0.5)[MAX_ATTEMPTS - 1], null, 'the last attempt has no next');
   const middle = at(0.5).slice(0, -1) as number[];
-  t.deepEqual(middle, [...middle].sort((a, b) => a - b), 'never shorter than the one before');
+  t.deepEqual(
+    middle,
+    [...middle].sort((a, b) => a - b),
+    'never shorter than the one before',
+  );
   const days = middle.reduce((a, b) => a + b, 0) / 86_400_000;
   t.true(days > 2.5 && days < 3, `${days}`);
   for (let i = 0; i < middle.length; i++) {
@@ -35,7 +39,18 @@ test('retries: growing delays over about three days, each spread by ±20%, then 
 });
 
 test('verdicts: 2xx succeeds, 410 means gone, anything else (a redirect included) is retried', (t) => {
-  t.deepEqual([200, 204, 299, 410, 301, 302, 404, 429, 500, null].map(verdictOf), ['succeeded', 'succeeded', 'succeeded', 'gone', 'retry', 'retry', 'retry', 'retry', 'retry', 'retry']);
+  t.deepEqual([200, 204, 299, 410, 301, 302, 404, 429, 500, null].map(verdictOf), [
+    'succeeded',
+    'succeeded',
+    'succeeded',
+    'gone',
+    'retry',
+    'retry',
+    'retry',
+    'retry',
+    'retry',
+    'retry',
+  ]);
 });
 
 test('an endpoint takes the types it asked for, and test events sent to it only', (t) => {

@@ -12,7 +12,10 @@ const valid: Array<[string, Partial<HealthReadings>]> = [
   ['long uptime', { uptimeS: 86_400 * 365 * 10 }],
   ['a message of 1000 characters', { message: 'm'.repeat(1000) }],
   ['metrics', { metrics: { fan_rpm: 1200, 'disk.free': -1.5 } }],
-  ['the ACTO SDK\'s metric set', { cpuTemperatureC: 61.5, memoryUsedMb: 2048, memoryTotalMb: 4096, batteryCharging: true, diskPercent: 40, networkConnected: false, networkType: 'wifi' }],
+  [
+    "the ACTO SDK's metric set",
+    { cpuTemperatureC: 61.5, memoryUsedMb: 2048, memoryTotalMb: 4096, batteryCharging: true, diskPercent: 40, networkConnected: false, networkType: 'wifi' },
+  ],
   ['custom metrics of text, numbers and booleans', { customMetrics: { firmware: '1.2.3', arm_ok: true, load: 0.5, empty: '' } }],
   ['fifty metrics', { metrics: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`m${i}`, i])) }],
 ];

@@ -6,11 +6,19 @@ const NOW = Date.parse('2026-12-01T00:00:00Z');
 
 const accepted: Array<[string, RequestedGrant, { scopes: readonly string[] | null; robotIds: readonly string[] | null; expiresAtMs: number | null }]> = [
   ['nothing asked: every scope, any robot, no expiry', {}, { scopes: null, robotIds: null, expiresAtMs: null }],
-  ['scopes kept once each, in the order of SCOPES', { scopes: ['health:write', 'proofs:write', 'health:write'] }, { scopes: ['proofs:write', 'health:write'], robotIds: null, expiresAtMs: null }],
+  [
+    'scopes kept once each, in the order of SCOPES',
+    { scopes: ['health:write', 'proofs:write', 'health:write'] },
+    { scopes: ['proofs:write', 'health:write'], robotIds: null, expiresAtMs: null },
+  ],
   ['robots kept once each, sorted', { robotIds: ['b', 'a', 'b'] }, { scopes: null, robotIds: ['a', 'b'], expiresAtMs: null }],
   ['null robots: any', { robotIds: null }, { scopes: null, robotIds: null, expiresAtMs: null }],
   ['an expiry a millisecond ahead', { expiresAtMs: NOW + 1 }, { scopes: null, robotIds: null, expiresAtMs: NOW + 1 }],
-  ['a thousand robots', { robotIds: Array.from({ length: 1000 }, (_, i) => `r${i}`) }, { scopes: null, robotIds: Array.from({ length: 1000 }, (_, i) => `r${i}`).sort(), expiresAtMs: null }],
+  [
+    'a thousand robots',
+    { robotIds: Array.from({ length: 1000 }, (_, i) => `r${i}`) },
+    { scopes: null, robotIds: Array.from({ length: 1000 }, (_, i) => `r${i}`).sort(), expiresAtMs: null },
+  ],
 ];
 for (const [name, asked, grant] of accepted) {
   test(`accepted: ${name}`, (t) => t.deepEqual(checkGrant(asked, NOW), E.right(grant)));

@@ -1,5 +1,12 @@
 import test from 'ava';
-import { addTokenAmounts, formatTokenAmount, meetsMinimum, numberToTokenAmount, parseTokenAmount, toUiAmount } from '../../../src/domain/identity/token-amount.js';
+import {
+  addTokenAmounts,
+  formatTokenAmount,
+  meetsMinimum,
+  numberToTokenAmount,
+  parseTokenAmount,
+  toUiAmount,
+} from '../../../src/domain/identity/token-amount.js';
 
 const parse: Array<[string, { raw: bigint; decimals: number } | null]> = [
   ['50000', { raw: 50000n, decimals: 0 }],

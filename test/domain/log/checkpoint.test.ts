@@ -45,7 +45,8 @@ test('checkpoint texts that are not one are refused, each with its reason', (t) 
 test('a checkpoint signed by the log opens with its vkey; another origin, size or key does not', (t) => {
   const seed = new Uint8Array(32).fill(9);
   const key = verifierKeyOf(sha, 'registry.example/proof-registry', ed.publicKey(seed));
-  const sign = (text: string, name = key.name): string => formatSignedNote({ text, signatures: [{ name, keyId: key.keyId, signature: ed.sign(seed, utf8(text)) }] });
+  const sign = (text: string, name = key.name): string =>
+    formatSignedNote({ text, signatures: [{ name, keyId: key.keyId, signature: ed.sign(seed, utf8(text)) }] });
   const root = new Uint8Array(32).fill(1);
   const text = formatCheckpoint({ origin: key.name, size: 42, rootHash: root, extensions: [] });
   const note = sign(text);

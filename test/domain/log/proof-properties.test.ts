@@ -24,7 +24,7 @@ const sizePair = fc.integer({ min: 1, max: MAX_SIZE }).chain((n) => fc.tuple(fc.
 
 function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
   const out = bytes.slice();
-  out[Math.floor(bit / 8) % out.length]! ^= 1 << bit % 8;
+  out[Math.floor(bit / 8) % out.length]! ^= 1 << (bit % 8);
   return out;
 }
 

@@ -69,7 +69,11 @@ test('every inclusion probe of transparency-dev/merkle gets its expected verdict
   const all = probes<Probe & { leafIdx: number; treeSize: number; root: string | null; leafHash: string | null; proof: string[] | null }>('inclusion');
   t.is(all.length, 98);
   for (const p of all) {
-    const result = verifyInclusion(sha, { leafIndex: p.leafIdx, treeSize: p.treeSize, leafHash: b64(p.leafHash), hashes: (p.proof ?? []).map(b64) }, b64(p.root));
+    const result = verifyInclusion(
+      sha,
+      { leafIndex: p.leafIdx, treeSize: p.treeSize, leafHash: b64(p.leafHash), hashes: (p.proof ?? []).map(b64) },
+      b64(p.root),
+    );
     t.is(E.isLeft(result), p.wantErr, `${p.file}: ${p.desc}`);
   }
 });

@@ -16,7 +16,8 @@ function key(vkey: string): VerifierKey {
 
 // The example of the C2SP signed-note specification (c2sp.org/signed-note, "Verifier keys").
 const C2SP_VKEY = 'example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k';
-const C2SP_NOTE = 'This is an example message.\n\n— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n';
+const C2SP_NOTE =
+  'This is an example message.\n\n— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n';
 
 // The example of Go's golang.org/x/mod/sumdb/note documentation, with its signing key.
 const PETER_VKEY = 'PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW';
@@ -90,5 +91,8 @@ test('a verifier key with any byte changed or cut is refused', (t) => {
   }
   // From Go's tests: a key of the wrong length, and an unknown algorithm, each with a matching id.
   t.like(parseVerifierKey(sha, 'PeterNeumann+cc469956+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TWBADKEY=='), { left: { _tag: 'MalformedVerifierKey' } });
-  t.deepEqual(parseVerifierKey(sha, 'PeterNeumann+173116ae+ZRpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW'), E.left({ _tag: 'MalformedVerifierKey', problem: 'signature type 0x65 is not Ed25519 (0x01)' }));
+  t.deepEqual(
+    parseVerifierKey(sha, 'PeterNeumann+173116ae+ZRpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW'),
+    E.left({ _tag: 'MalformedVerifierKey', problem: 'signature type 0x65 is not Ed25519 (0x01)' }),
+  );
 });

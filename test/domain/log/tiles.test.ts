@@ -104,7 +104,14 @@ test('tiles grown leaf batch by leaf batch hold exactly the hashes C2SP defines,
   const tiles = growTiles(n, [1, 255, 3000, 17, 256, 9000]);
   const tree = ReferenceTree.ofSize(n);
   // The n-th tile at level l holds MTH(D[(n·256 + i)·256^l : (n·256 + i + 1)·256^l]) for each i.
-  for (const [level, index, width] of [[0, 0, 256], [0, 150, 256], [0, 273, 112], [1, 0, 256], [1, 1, 17], [2, 0, 1]] as const) {
+  for (const [level, index, width] of [
+    [0, 0, 256],
+    [0, 150, 256],
+    [0, 273, 112],
+    [1, 0, 256],
+    [1, 1, 17],
+    [2, 0, 1],
+  ] as const) {
     const tile = tiles.get(tileKey({ level, index }))!;
     t.is(tile.hashes.length, width * 32, `tile ${level}/${index}`);
     const span = 256 ** level;
@@ -126,7 +133,14 @@ test('every node a root or a proof needs is rebuilt from the stored tiles as the
     const tile = tiles.get(tileKey(where.tile))!;
     return hashInTile(expandTile(sha, tile.hashes), where);
   };
-  const nodes = [rootPlan(n), ...inclusionPlan(0, n), ...inclusionPlan(n - 1, n), ...inclusionPlan(40_001, n), ...consistencyPlan(65_537, n), ...consistencyPlan(1_000, n)].flat();
+  const nodes = [
+    rootPlan(n),
+    ...inclusionPlan(0, n),
+    ...inclusionPlan(n - 1, n),
+    ...inclusionPlan(40_001, n),
+    ...consistencyPlan(65_537, n),
+    ...consistencyPlan(1_000, n),
+  ].flat();
   for (const node of planNodes([nodes])) {
     const span = 2 ** node.level;
     t.is(hex(viaTiles(node)), hex(tree.mth(node.index * span, (node.index + 1) * span)), `node ${node.level}/${node.index}`);

@@ -76,7 +76,10 @@ test('the received text must be the checked envelope: a tampered value with the 
 test('hash_alg "sha256": SHA-256 in either form; refused where the verifier has no SHA-256', (t) => {
   const acto = actoEnvelopeText({ data: '{"percent": 85.0}', hashAlg: 'sha256' });
   const jcs = actoEnvelopeText({ data: '{"percent": 85}', hashAlg: 'sha256' });
-  for (const [text, form] of [[acto, 'acto'], [jcs, 'jcs']] as const) {
+  for (const [text, form] of [
+    [acto, 'acto'],
+    [jcs, 'jcs'],
+  ] as const) {
     const report = protocol.verifyText(text);
     t.true(report.valid, report.reason ?? '');
     t.is(report.canonical_form, form);

@@ -68,8 +68,34 @@ const same = (value: unknown): void => assert.equal(canonicalText(value), isJson
 
 /** Code units and pairs that exercise escaping, UTF-8 lengths and surrogates. */
 const SPECIAL_UNITS = [
-  '"', '\\', '/', '\b', '\t', '\n', '\v', '\f', '\r', '\u0000', '\u0001', '\u001f', ' ', '\u007f', '\u0080', 'é', '\u07ff',
-  '\u0800', '\u2028', '\u2029', '\ufeff', '\uffff', '😀', '\ud800\udc00', '\udbff\udfff', 'ﬁ', '0', '~',
+  '"',
+  '\\',
+  '/',
+  '\b',
+  '\t',
+  '\n',
+  '\v',
+  '\f',
+  '\r',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  ' ',
+  '\u007f',
+  '\u0080',
+  'é',
+  '\u07ff',
+  '\u0800',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\uffff',
+  '😀',
+  '\ud800\udc00',
+  '\udbff\udfff',
+  'ﬁ',
+  '0',
+  '~',
 ];
 const LONE_SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'];
 
@@ -95,9 +121,7 @@ const name = fc.oneof(
 );
 
 /** Decimals with up to 8 fraction digits, around and across the serializer's fast paths. */
-const decimal = fc
-  .tuple(fc.integer({ min: -3_000_000_000, max: 3_000_000_000 }), fc.integer({ min: 0, max: 8 }))
-  .map(([m, k]) => m / 10 ** k);
+const decimal = fc.tuple(fc.integer({ min: -3_000_000_000, max: 3_000_000_000 }), fc.integer({ min: 0, max: 8 })).map(([m, k]) => m / 10 ** k);
 const number = fc.oneof(
   fc.double(),
   fc.integer(),
@@ -126,41 +150,39 @@ const leaf = fc.oneof(
   { weight: 2, arbitrary: exotic },
 );
 
-const { value } = fc.letrec<{ value: unknown; array: unknown[]; sparse: unknown[]; object: object; odd: object; wrapped: object }>(
-  (tie) => ({
-    value: fc.oneof(
-      { depthSize: 'small', maxDepth: 5 },
-      { weight: 6, arbitrary: leaf },
-      { weight: 2, arbitrary: tie('array') },
-      { weight: 1, arbitrary: tie('sparse') },
-      { weight: 3, arbitrary: tie('object') },
-      { weight: 1, arbitrary: tie('odd') },
-      { weight: 1, arbitrary: tie('wrapped') },
-    ),
-    array: fc.array(tie('value'), { maxLength: 5 }),
-    /** Arrays with holes. */
-    sparse: fc.tuple(fc.array(tie('value'), { maxLength: 5 }), fc.array(fc.nat(5))).map(([items, holes]) => {
-      const array = [...items, undefined];
-      for (const i of holes) delete array[i];
-      return array;
-    }),
-    object: fc.array(fc.tuple(name, tie('value')), { maxLength: 6 }).map((members) => {
-      const object: Record<string, unknown> = {};
-      // defineProperty: a name "__proto__" must be a member, not the prototype.
-      for (const [k, v] of members) Object.defineProperty(object, k, { value: v, enumerable: true, writable: true, configurable: true });
-      return object;
-    }),
-    /** Objects with what Object.keys leaves out, a null prototype, or extra array members. */
-    odd: fc.tuple(tie('object'), fc.constantFrom('symbol', 'hidden', 'null-prototype', 'array-extra')).map(([object, kind]) => {
-      if (kind === 'symbol') return Object.assign(object, { [Symbol('k')]: 1 });
-      if (kind === 'hidden') return Object.defineProperty(object, 'hidden', { value: 1, enumerable: false });
-      if (kind === 'null-prototype') return Object.assign(Object.create(null) as object, object);
-      return Object.assign([1, 2], object);
-    }),
-    /** Objects whose toJSON gives another value, to be serialized in their place. */
-    wrapped: tie('value').map((inner) => ({ toJSON: () => inner, ignored: 1 })),
+const { value } = fc.letrec<{ value: unknown; array: unknown[]; sparse: unknown[]; object: object; odd: object; wrapped: object }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', maxDepth: 5 },
+    { weight: 6, arbitrary: leaf },
+    { weight: 2, arbitrary: tie('array') },
+    { weight: 1, arbitrary: tie('sparse') },
+    { weight: 3, arbitrary: tie('object') },
+    { weight: 1, arbitrary: tie('odd') },
+    { weight: 1, arbitrary: tie('wrapped') },
+  ),
+  array: fc.array(tie('value'), { maxLength: 5 }),
+  /** Arrays with holes. */
+  sparse: fc.tuple(fc.array(tie('value'), { maxLength: 5 }), fc.array(fc.nat(5))).map(([items, holes]) => {
+    const array = [...items, undefined];
+    for (const i of holes) delete array[i];
+    return array;
   }),
-);
+  object: fc.array(fc.tuple(name, tie('value')), { maxLength: 6 }).map((members) => {
+    const object: Record<string, unknown> = {};
+    // defineProperty: a name "__proto__" must be a member, not the prototype.
+    for (const [k, v] of members) Object.defineProperty(object, k, { value: v, enumerable: true, writable: true, configurable: true });
+    return object;
+  }),
+  /** Objects with what Object.keys leaves out, a null prototype, or extra array members. */
+  odd: fc.tuple(tie('object'), fc.constantFrom('symbol', 'hidden', 'null-prototype', 'array-extra')).map(([object, kind]) => {
+    if (kind === 'symbol') return Object.assign(object, { [Symbol('k')]: 1 });
+    if (kind === 'hidden') return Object.defineProperty(object, 'hidden', { value: 1, enumerable: false });
+    if (kind === 'null-prototype') return Object.assign(Object.create(null) as object, object);
+    return Object.assign([1, 2], object);
+  }),
+  /** Objects whose toJSON gives another value, to be serialized in their place. */
+  wrapped: tie('value').map((inner) => ({ toJSON: () => inner, ignored: 1 })),
+}));
 
 /** Objects of the telemetry's kind: fixed layouts, repeated. */
 const event = fc.record({
@@ -297,7 +319,10 @@ test('decimals are written as Number::toString writes them, around every fast-pa
 
 test('-0 is written 0, integers of any size as Number::toString writes them', (t) => {
   t.is(canonicalText(-0), '0');
-  t.is(canonicalText([-0, 0, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 53, 1e21, -1e21, 123e20]), '[0,0,-1,2147483647,-2147483648,2147483648,9007199254740992,1e+21,-1e+21,1.23e+22]');
+  t.is(
+    canonicalText([-0, 0, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 53, 1e21, -1e21, 123e20]),
+    '[0,0,-1,2147483647,-2147483648,2147483648,9007199254740992,1e+21,-1e+21,1.23e+22]',
+  );
 });
 
 // ---- Strings -----------------------------------------------------------------------------
@@ -336,7 +361,7 @@ test('a long string grows the buffer, and the next text is still right', (t) => 
 // ---- Member names and the layout memo ----------------------------------------------------
 
 test('member names sort by UTF-16 code units, array-index-like names included', (t) => {
-  const object = { b: 1, a: 2, '10': 3, '9': 4, '1': 5, '😀': 6, 'ﬁ': 7, '': 8, A: 9 };
+  const object = { b: 1, a: 2, '10': 3, '9': 4, '1': 5, '😀': 6, ﬁ: 7, '': 8, A: 9 };
   t.is(canonicalText(object), '{"":8,"1":5,"10":3,"9":4,"A":9,"a":2,"b":1,"😀":6,"ﬁ":7}');
   t.is(canonicalText(object), legacyCanonicalText(object));
 });
@@ -345,7 +370,11 @@ test('a lone surrogate in the name of a member left out (undefined) does not mat
   t.is(canonicalText({ '\ud800': undefined, a: 1 }), '{"a":1}');
   t.is(canonicalText({ '\ud800': 0, a: 1 }), null);
   t.is(canonicalText({ '\ud800': Symbol('s'), a: 1 }), null, 'a symbol is not left out: it is not JSON');
-  for (const v of [{ '\ud800': undefined, a: 1 }, { '\ud800': 0, a: 1 }]) t.is(canonicalText(v), legacyCanonicalText(v));
+  for (const v of [
+    { '\ud800': undefined, a: 1 },
+    { '\ud800': 0, a: 1 },
+  ])
+    t.is(canonicalText(v), legacyCanonicalText(v));
 });
 
 test('many layouts, big layouts and long names stay right through the memo', (t) => {
@@ -402,30 +431,45 @@ const REFUSED: Array<[string, () => unknown]> = [
   ['a boxed number and boolean', () => [new Number(5), new Boolean(true)]],
   ['a Map', () => new Map([[1, 2]])],
   ['a typed array', () => new Uint8Array([1, 2])],
-  ['an instance of a class', () => new (class Point { x = 1; })()],
-  ['an array subclass', () => {
-    class Items extends Array<unknown> {}
-    return { a: Items.from([1, 'b']) };
-  }],
+  [
+    'an instance of a class',
+    () =>
+      new (class Point {
+        x = 1;
+      })(),
+  ],
+  [
+    'an array subclass',
+    () => {
+      class Items extends Array<unknown> {}
+      return { a: Items.from([1, 'b']) };
+    },
+  ],
   ['a cycle', cycle],
-  ['a cycle through an array', () => {
-    const a: unknown[] = [1];
-    a.push({ a });
-    return a;
-  }],
-  ['a cycle entered past 40 levels', () => {
-    const root: Record<string, unknown> = {};
-    let node = root;
-    const chain: Array<Record<string, unknown>> = [];
-    for (let i = 0; i < 45; i++) {
-      const next: Record<string, unknown> = { i };
-      node.next = next;
-      chain.push(next);
-      node = next;
-    }
-    node.back = chain[40];
-    return root;
-  }],
+  [
+    'a cycle through an array',
+    () => {
+      const a: unknown[] = [1];
+      a.push({ a });
+      return a;
+    },
+  ],
+  [
+    'a cycle entered past 40 levels',
+    () => {
+      const root: Record<string, unknown> = {};
+      let node = root;
+      const chain: Array<Record<string, unknown>> = [];
+      for (let i = 0; i < 45; i++) {
+        const next: Record<string, unknown> = { i };
+        node.next = next;
+        chain.push(next);
+        node = next;
+      }
+      node.back = chain[40];
+      return root;
+    },
+  ],
 ];
 
 for (const [what, make] of REFUSED) {
@@ -446,10 +490,14 @@ const WRITTEN: Array<[string, () => unknown, string]> = [
   ['symbol-keyed and non-enumerable members', () => Object.defineProperty({ a: 1, [Symbol('s')]: 2 }, 'h', { value: 3 }), '{"a":1}'],
   ['extra members of an array', () => Object.assign([1, 2], { x: 3 }), '[1,2]'],
   ['an array with members named map and constructor', () => ({ a: Object.assign([1, 2], { map: 5, constructor: 5 }) }), '{"a":[1,2]}'],
-  ['one object twice, not a cycle', () => {
-    const shared = { x: [1] };
-    return { a: shared, b: [shared, shared] };
-  }, '{"a":{"x":[1]},"b":[{"x":[1]},{"x":[1]}]}'],
+  [
+    'one object twice, not a cycle',
+    () => {
+      const shared = { x: [1] };
+      return { a: shared, b: [shared, shared] };
+    },
+    '{"a":{"x":[1]},"b":[{"x":[1]},{"x":[1]}]}',
+  ],
 ];
 
 for (const [what, make, expected] of WRITTEN) {

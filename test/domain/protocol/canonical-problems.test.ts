@@ -32,7 +32,10 @@ test('goes in canonical order and skips what canonical JSON leaves out', (t) => 
   t.is(canonicalProblem({ gone: undefined, ok: '\ud83e\udd16', ['\ud800gone']: undefined }, 'x'), null);
   // What is not JSON is named, whatever a JSON serializer would make of it.
   t.deepEqual(canonicalProblem({ f: () => Infinity }, 'x'), { path: 'x.f', problem: 'is a function, which JSON cannot represent' });
-  t.deepEqual(canonicalProblem({ at: [new Date(0)] }, 'x'), { path: 'x.at[0]', problem: 'is an object that is not a plain one (a Date, a Map, an instance of a class), which JSON cannot represent' });
+  t.deepEqual(canonicalProblem({ at: [new Date(0)] }, 'x'), {
+    path: 'x.at[0]',
+    problem: 'is an object that is not a plain one (a Date, a Map, an instance of a class), which JSON cannot represent',
+  });
   // eslint-disable-next-line no-sparse-arrays
   t.deepEqual(canonicalProblem([1, , 3], 'x'), { path: 'x[1]', problem: 'is a hole in an array, which JSON cannot represent' });
   // The same object twice, not nested, is no cycle.
@@ -47,7 +50,14 @@ test('finds a problem exactly when canonical text has none', (t) => {
     fc.string({ unit: 'grapheme', maxLength: 4 }),
   );
   const value = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, troubled, fc.constant(null), fc.boolean(), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('\ud800', '__proto__')), tie('node'), { maxKeys: 4 })),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      troubled,
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(tie('node'), { maxLength: 4 }),
+      fc.dictionary(fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('\ud800', '__proto__')), tie('node'), { maxKeys: 4 }),
+    ),
   })).node;
   let without = 0;
   fc.assert(

@@ -18,7 +18,9 @@ const digits = (n: number, width: number): string => String(n).padStart(width, '
 
 /** A number written with a width that is usually right and sometimes one off. */
 const field = (min: number, max: number, width: number) =>
-  fc.tuple(fc.integer({ min, max }), fc.constantFrom(width, width, width, width, width - 1, width + 1)).map(([n, w]) => digits(n, Math.max(w, 0)).slice(-Math.max(w, 1)));
+  fc
+    .tuple(fc.integer({ min, max }), fc.constantFrom(width, width, width, width, width - 1, width + 1))
+    .map(([n, w]) => digits(n, Math.max(w, 0)).slice(-Math.max(w, 1)));
 
 /** Fields around and past their limits, every separator and offset form, good or bad. */
 const nearValid = fc
@@ -41,7 +43,10 @@ const nearValid = fc
     ),
     tail: fc.constantFrom('', '', '', '', ' ', '\n', 'Z', '0'),
   })
-  .map((d) => `${d.year}${d.dash1}${d.month}${d.dash2}${d.day}${d.separator}${d.hour}${d.colon1}${d.minute}${d.colon2}${d.second}${d.fraction}${d.offset}${d.tail}`);
+  .map(
+    (d) =>
+      `${d.year}${d.dash1}${d.month}${d.dash2}${d.day}${d.separator}${d.hour}${d.colon1}${d.minute}${d.colon2}${d.second}${d.fraction}${d.offset}${d.tail}`,
+  );
 
 /** Valid date-times in every accepted form (day up to 31: some do not exist in their month). */
 const valid = fc
@@ -56,21 +61,24 @@ const valid = fc
     fraction: fc.option(fc.stringMatching(/^\.\d{1,20}$/), { nil: '' }),
     offset: fc.oneof(
       fc.constantFrom('Z', 'z'),
-      fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([s, h, m]) => `${s}${digits(h, 2)}:${digits(m, 2)}`),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([s, h, m]) => `${s}${digits(h, 2)}:${digits(m, 2)}`),
     ),
   })
-  .map((d) => `${digits(d.year, 4)}-${digits(d.month, 2)}-${digits(d.day, 2)}${d.separator}${digits(d.hour, 2)}:${digits(d.minute, 2)}:${digits(d.second, 2)}${d.fraction}${d.offset}`);
+  .map(
+    (d) =>
+      `${digits(d.year, 4)}-${digits(d.month, 2)}-${digits(d.day, 2)}${d.separator}${digits(d.hour, 2)}:${digits(d.minute, 2)}:${digits(d.second, 2)}${d.fraction}${d.offset}`,
+  );
 
 /** One edit of a valid date-time: a character replaced, removed or added. */
 const EDIT_CHARS = ['0', '9', '-', ':', '.', '+', 'T', 'Z', ' ', 'a', '\u0660', '\uff13', '\u0000', '😀'];
-const edited = fc
-  .tuple(valid, fc.constantFrom('replace', 'remove', 'insert'), fc.nat(), fc.constantFrom(...EDIT_CHARS))
-  .map(([text, how, at, c]) => {
-    const i = at % (text.length + 1);
-    if (how === 'replace') return text.slice(0, i) + c + text.slice(i + 1);
-    if (how === 'remove') return text.slice(0, i) + text.slice(i + 1);
-    return text.slice(0, i) + c + text.slice(i);
-  });
+const edited = fc.tuple(valid, fc.constantFrom('replace', 'remove', 'insert'), fc.nat(), fc.constantFrom(...EDIT_CHARS)).map(([text, how, at, c]) => {
+  const i = at % (text.length + 1);
+  if (how === 'replace') return text.slice(0, i) + c + text.slice(i + 1);
+  if (how === 'remove') return text.slice(0, i) + text.slice(i + 1);
+  return text.slice(0, i) + c + text.slice(i);
+});
 
 /** Any text from the characters a date-time is made of. */
 const soup = fc
@@ -123,7 +131,10 @@ test('every fraction of 1 to 4 digits, and many of 5 to 9, truncates as before',
   for (let width = 1; width <= 4; width++) {
     for (let f = 0; f < 10 ** width; f++) same(`2026-11-20T10:00:00.${digits(f, width)}Z`);
   }
-  fc.assert(fc.property(fc.stringMatching(/^\d{5,9}$/), (f) => same(`1999-12-31t23:59:59.${f}-01:30`)), { numRuns: 20_000 });
+  fc.assert(
+    fc.property(fc.stringMatching(/^\d{5,9}$/), (f) => same(`1999-12-31t23:59:59.${f}-01:30`)),
+    { numRuns: 20_000 },
+  );
   t.pass();
 });
 

@@ -27,7 +27,12 @@ const NEAR = ['=', '-', '_', ' ', '\n', '\t', '.', ',', '\u0000', 'é', '\u00c1'
 
 /** One edit of valid base64: a character replaced, removed, added, or a trailing `=` changed. */
 const edited = fc
-  .tuple(encoded, fc.constantFrom('replace', 'remove', 'insert', 'unpad', 'pad', 'swap-alphabet', 'flip-last'), fc.nat(), fc.constantFrom(...NEAR, 'A', 'z', '+', '/', '0'))
+  .tuple(
+    encoded,
+    fc.constantFrom('replace', 'remove', 'insert', 'unpad', 'pad', 'swap-alphabet', 'flip-last'),
+    fc.nat(),
+    fc.constantFrom(...NEAR, 'A', 'z', '+', '/', '0'),
+  )
   .map(([text, how, at, c]) => {
     const i = at % (text.length + 1);
     switch (how) {
@@ -55,9 +60,16 @@ const edited = fc
 
 /** Any text from the base64 alphabet, `=` and near misses, of any length. */
 const soup = fc
-  .array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...'AQgwz09+/'.split('')) }, { weight: 2, arbitrary: fc.constant('=') }, { weight: 1, arbitrary: fc.constantFrom(...NEAR) }), {
-    maxLength: 16,
-  })
+  .array(
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...'AQgwz09+/'.split('')) },
+      { weight: 2, arbitrary: fc.constant('=') },
+      { weight: 1, arbitrary: fc.constantFrom(...NEAR) },
+    ),
+    {
+      maxLength: 16,
+    },
+  )
   .map((chars) => chars.join(''));
 
 // ---- Differential properties -------------------------------------------------------------

@@ -19,7 +19,9 @@ const same = (text: string): void => {
 /** Hex digits of both cases and near misses (letters past f, signs, spaces, non-ASCII whose low byte is a digit). */
 const NEAR = ['g', 'G', 'x', ' ', '-', '+', '\n', '\u0000', '\u0130', '\u0141', '\u0161', 'ａ', '０', '😀'];
 const soup = fc
-  .array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...'0123456789abcdefABCDEF'.split('')) }, { weight: 1, arbitrary: fc.constantFrom(...NEAR) }), { maxLength: 40 })
+  .array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...'0123456789abcdefABCDEF'.split('')) }, { weight: 1, arbitrary: fc.constantFrom(...NEAR) }), {
+    maxLength: 40,
+  })
   .map((chars) => chars.join(''));
 
 test('bytes to hex and back, as before', (t) => {

@@ -25,8 +25,7 @@ export function legacyCanonicalPayloadText(payload: Record<string, unknown>, tel
     .sort();
   const members: string[] = [];
   for (const name of names) {
-    const value =
-      name === 'telemetry_normalized' && telemetryText !== undefined ? telemetryText : legacyCanonicalText(payload[name]);
+    const value = name === 'telemetry_normalized' && telemetryText !== undefined ? telemetryText : legacyCanonicalText(payload[name]);
     if (value === null) return null;
     members.push(`${JSON.stringify(name)}:${value}`);
   }
@@ -35,8 +34,7 @@ export function legacyCanonicalPayloadText(payload: Record<string, unknown>, tel
 
 // ---- datetime.ts -------------------------------------------------------------------------
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

@@ -8,9 +8,17 @@ import { legacyJsonDepth } from './legacy-helpers.js';
 
 // ---- Arbitraries -------------------------------------------------------------------------
 
-const exoticLeaf = fc.constantFrom<unknown>(new Date(0), new Map([[1, { a: 1 }]]), new Uint8Array(3), new String('ab'), Object.create(null), new (class Point {
-  x = { y: 1 };
-})(), () => 1);
+const exoticLeaf = fc.constantFrom<unknown>(
+  new Date(0),
+  new Map([[1, { a: 1 }]]),
+  new Uint8Array(3),
+  new String('ab'),
+  Object.create(null),
+  new (class Point {
+    x = { y: 1 };
+  })(),
+  () => 1,
+);
 
 const { value } = fc.letrec<{ value: unknown; array: unknown[]; object: Record<string, unknown>; chain: unknown }>((tie) => ({
   value: fc.oneof(
@@ -121,7 +129,15 @@ test('every object is a level; its children are its own enumerable values', (t) 
   const proto = { inherited: { deep: { deeper: {} } } };
   const value = Object.assign(Object.create(proto) as object, { own: 1 });
   Object.defineProperty(value, 'hidden', { value: { x: { y: {} } }, enumerable: false });
-  const cases: unknown[] = [value, new Date(0), new Map([[1, { a: {} }]]), new String('ab'), new Uint8Array(2), [{ a: new Date(0) }], { [Symbol('s')]: { a: {} } }];
+  const cases: unknown[] = [
+    value,
+    new Date(0),
+    new Map([[1, { a: {} }]]),
+    new String('ab'),
+    new Uint8Array(2),
+    [{ a: new Date(0) }],
+    { [Symbol('s')]: { a: {} } },
+  ];
   for (const v of cases) {
     t.is(jsonDepth(v), legacyJsonDepth(v));
     t.is(jsonDepth(v, 32), legacyJsonDepth(v, 32));

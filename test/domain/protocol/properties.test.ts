@@ -63,7 +63,13 @@ test('any signed telemetry verifies with every Ed25519 adapter', (t) => {
   fc.assert(
     fc.property(envelopeInput(0), seed, (input, key) => {
       const envelope = node.create(input, key);
-      for (const [protocol, received] of [[node, envelope], [node, overTheWire(envelope)], [tweetnacl, overTheWire(envelope)], [libsodium, overTheWire(envelope)], [hashingTexts, overTheWire(envelope)]] as const) {
+      for (const [protocol, received] of [
+        [node, envelope],
+        [node, overTheWire(envelope)],
+        [tweetnacl, overTheWire(envelope)],
+        [libsodium, overTheWire(envelope)],
+        [hashingTexts, overTheWire(envelope)],
+      ] as const) {
         const report = protocol.verify(received);
         assert.equal(report.reason, null);
         assert.equal(report.proof_id, envelope.payload.payload_hash);

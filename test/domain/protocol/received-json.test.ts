@@ -34,9 +34,47 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 const REFUSED = [
-  '', ' ', '\ufeff{}', '{} x', '[1,]', '{"a":1,}', '{"a" 1}', '{a:1}', "{'a':1}", '[1 2]', '01', '-01', '1.', '.5', '+1', '1e', '1e+', '-',
-  'NaN', 'Infinity', '-Infinity', 'tru', 'nul', 'True', '"\\x"', '"\\u12"', '"\\u12G4"', '"abc', '"a\u0001b"', '"\t"', '[', ']', '{', '{"a"', '{"a":',
-  '\u00a0[]', '[1]\u2028', '1 2', '"\\', '{"a":1}}', '[[]]]',
+  '',
+  ' ',
+  '\ufeff{}',
+  '{} x',
+  '[1,]',
+  '{"a":1,}',
+  '{"a" 1}',
+  '{a:1}',
+  "{'a':1}",
+  '[1 2]',
+  '01',
+  '-01',
+  '1.',
+  '.5',
+  '+1',
+  '1e',
+  '1e+',
+  '-',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'tru',
+  'nul',
+  'True',
+  '"\\x"',
+  '"\\u12"',
+  '"\\u12G4"',
+  '"abc',
+  '"a\u0001b"',
+  '"\t"',
+  '[',
+  ']',
+  '{',
+  '{"a"',
+  '{"a":',
+  '\u00a0[]',
+  '[1]\u2028',
+  '1 2',
+  '"\\',
+  '{"a":1}}',
+  '[[]]]',
 ];
 
 for (const text of REFUSED) {
@@ -47,8 +85,25 @@ for (const text of REFUSED) {
 }
 
 const ACCEPTED = [
-  '0', '-0', '-0.0', '1e400', '-1e-400', '12.5e-3', '1E+2', '"\\ud800"', '"\ud800"', '"\\ud83d\\ude00"', '" \\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"', ' \t\r\n[ 1 , { } , [ ] ] \n',
-  '{"a":1,"a":2,"b":3}', '{"b":1,"a":2,"b":3}', '{"__proto__":{"x":1}}', '{"":0}', 'true', 'null', '"\u2028"',
+  '0',
+  '-0',
+  '-0.0',
+  '1e400',
+  '-1e-400',
+  '12.5e-3',
+  '1E+2',
+  '"\\ud800"',
+  '"\ud800"',
+  '"\\ud83d\\ude00"',
+  '" \\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"',
+  ' \t\r\n[ 1 , { } , [ ] ] \n',
+  '{"a":1,"a":2,"b":3}',
+  '{"b":1,"a":2,"b":3}',
+  '{"__proto__":{"x":1}}',
+  '{"":0}',
+  'true',
+  'null',
+  '"\u2028"',
 ];
 
 for (const text of ACCEPTED) {
@@ -110,7 +165,37 @@ test('any JSON value, written by JSON.stringify with or without indentation, rea
 
 /** Texts made of JSON's tokens and some that are not, so that most are near misses. */
 const tokenSoup = fc
-  .array(fc.constantFrom('{', '}', '[', ']', ',', ':', '"a"', '"', '\\', '1', '-', '0', '.', 'e', '+', 'E', 'true', 'null', 'nul', ' ', '\n', '\u0000', '\ud800', 'x', '\\u00e9', '\\n'), { maxLength: 14 })
+  .array(
+    fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"a"',
+      '"',
+      '\\',
+      '1',
+      '-',
+      '0',
+      '.',
+      'e',
+      '+',
+      'E',
+      'true',
+      'null',
+      'nul',
+      ' ',
+      '\n',
+      '\u0000',
+      '\ud800',
+      'x',
+      '\\u00e9',
+      '\\n',
+    ),
+    { maxLength: 14 },
+  )
   .map((tokens) => tokens.join(''));
 
 test('any text is refused exactly when JSON.parse refuses it, and otherwise read as it reads it', (t) => {
@@ -125,7 +210,7 @@ test('any text is refused exactly when JSON.parse refuses it, and otherwise read
   t.pass();
 });
 
-test('a member\'s exact text: the last one given, however its name is spelled, and none unless the text is an object', (t) => {
+test("a member's exact text: the last one given, however its name is spelled, and none unless the text is an object", (t) => {
   const member = (text: string) => receivedMemberText(text, 'envelope', DEPTH);
   t.is(member('{"envelope": {"a": 85.0, "b": [1e+16, "\\u00e9"]}}'), '{"a": 85.0, "b": [1e+16, "\\u00e9"]}');
   t.is(member(' { "x" : 1 , "envelope" : [ 1.0 ] , "envelope":"z" } '), '"z"');
@@ -137,7 +222,12 @@ test('a member\'s exact text: the last one given, however its name is spelled, a
 });
 
 test('for any object, the member text parses to the member JSON.parse gives', (t) => {
-  const body = fc.tuple(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 4 }), fc.nat(4), fc.constantFrom(undefined, 2));
+  const body = fc.tuple(
+    fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.nat(4),
+    fc.constantFrom(undefined, 2),
+  );
   fc.assert(
     fc.property(body, ([others, envelope, at, indent]) => {
       const entries = Object.entries(others).filter(([name]) => name !== 'envelope');

@@ -22,8 +22,7 @@ const ev = (offsetMs: number, topic = 'nav/pose', data: JsonObject = {}): Teleme
 });
 const okEvents = (flags: (boolean | undefined)[]): TelemetryEvent[] =>
   flags.map((ok, i) => ev(-60_000 + i * 1000, 'nav/pose', ok === undefined ? { seq: i } : { seq: i, ok }));
-const ordered = (n: number, topics = 1): TelemetryEvent[] =>
-  Array.from({ length: n }, (_, i) => ev(-n * 1000 + i * 1000, TOPICS[i % topics]!));
+const ordered = (n: number, topics = 1): TelemetryEvent[] => Array.from({ length: n }, (_, i) => ev(-n * 1000 + i * 1000, TOPICS[i % topics]!));
 
 interface Row {
   name: string;
@@ -212,7 +211,11 @@ test('every score and component lies in [0, 1], for any telemetry and any clock'
 
 test('scoreUnder gives the score scoreProof gives, for any telemetry, created_at, clock and policy', (t) => {
   const base = anEnvelope({ events: [] });
-  const policies = [DEFAULT_POLICY, withWeights({ coverage: 0.1, safety: 0.2, temporal: 0.3, freshness: 0.4 }), withParams({ freshForMs: 0, staleAfterMs: DAY, clockSkewMs: 0 })];
+  const policies = [
+    DEFAULT_POLICY,
+    withWeights({ coverage: 0.1, safety: 0.2, temporal: 0.3, freshness: 0.4 }),
+    withParams({ freshForMs: 0, staleAfterMs: DAY, clockSkewMs: 0 }),
+  ];
   const createdAts = [CREATED, '2026-11-20T10:00:00.123+02:00', 'not a date'];
   fc.assert(
     fc.property(

@@ -8,7 +8,15 @@ const windows: Array<[string, 'hour' | 'day', string, string, string, string, nu
   ['aligned ends', 'hour', '2026-11-20T00:00:00Z', '2026-11-20T03:00:00Z', '2026-11-20T00:00:00.000Z', '2026-11-20T03:00:00.000Z', 3],
   ['ragged ends widen to whole buckets', 'hour', '2026-11-20T00:30:00Z', '2026-11-20T02:00:01Z', '2026-11-20T00:00:00.000Z', '2026-11-20T03:00:00.000Z', 3],
   ['one instant is one bucket', 'day', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00.001Z', '2026-11-20T00:00:00.000Z', '2026-11-21T00:00:00.000Z', 1],
-  ['before 1970 floors down, not towards zero', 'day', '1969-12-31T12:00:00Z', '1970-01-01T12:00:00Z', '1969-12-31T00:00:00.000Z', '1970-01-02T00:00:00.000Z', 2],
+  [
+    'before 1970 floors down, not towards zero',
+    'day',
+    '1969-12-31T12:00:00Z',
+    '1970-01-01T12:00:00Z',
+    '1969-12-31T00:00:00.000Z',
+    '1970-01-02T00:00:00.000Z',
+    2,
+  ],
 ];
 for (const [name, size, from, to, wantFrom, wantTo, points] of windows) {
   test(`windowOf: ${name}`, (t) => {

@@ -15,7 +15,7 @@ export interface ActoAccountRouteDeps {
   readonly checkAccess: CheckAccess;
 }
 
-const errors = errorResponses({ 403: 'Another wallet\'s address, a wallet mismatch, or a token balance below the minimum.' });
+const errors = errorResponses({ 403: "Another wallet's address, a wallet mismatch, or a token balance below the minimum." });
 
 /** The ACTO SDK's statistics and access calls. */
 export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
@@ -26,8 +26,9 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       operationId: 'actoWalletStats',
       heavyRead: true,
       tag: 'acto statistics',
-      summary: 'Statistics of the caller\'s own wallet (ACTOClient.get_wallet_stats)',
-      description: 'As GET /v1/stats/wallet/{addr}: proofs accepted, verification calls passed and failed (counted as they are answered, on /v1 and /acto alike), first and last activity, the 10 robots and tasks with the most proofs, the average score of every proof, and activity_timeline: proofs and verifications per UTC day over the last 30 days. Another wallet\'s address gives 403.',
+      summary: "Statistics of the caller's own wallet (ACTOClient.get_wallet_stats)",
+      description:
+        "As GET /v1/stats/wallet/{addr}: proofs accepted, verification calls passed and failed (counted as they are answered, on /v1 and /acto alike), first and last activity, the 10 robots and tasks with the most proofs, the average score of every proof, and activity_timeline: proofs and verifications per UTC day over the last 30 days. Another wallet's address gives 403.",
       auth: 'api_key',
       scope: 'stats:read',
       params: WalletParams,
@@ -51,7 +52,11 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
             last_activity: iso(s.activity.lastMs),
             proofs_by_robot: Object.fromEntries(s.topRobots.map((r) => [r.name, r.count])),
             proofs_by_task: Object.fromEntries(s.topTasks.map((r) => [r.name, r.count])),
-            activity_timeline: s.timeline.map((day) => ({ date: toRfc3339(day.dayMs).slice(0, 10), proof_count: day.proofs, verification_count: day.verifications })),
+            activity_timeline: s.timeline.map((day) => ({
+              date: toRfc3339(day.dayMs).slice(0, 10),
+              proof_count: day.proofs,
+              verification_count: day.verifications,
+            })),
           },
         };
       },
@@ -62,12 +67,15 @@ export function actoAccountRoutes(d: ActoAccountRouteDeps): AnyRoute[] {
       operationId: 'actoCheckAccess',
       tag: 'acto access',
       summary: 'Whether an owner holds at least `minimum` of a mint (ACTOClient.check_access)',
-      description: 'Answered through the registry\'s own balance source and cache, as the token gate is; rpc_url is ignored.',
+      description: "Answered through the registry's own balance source and cache, as the token gate is; rpc_url is ignored.",
       auth: 'api_key',
       scope: 'any',
       body: c.AccessCheckBody,
       responses: { 200: { description: 'The answer.', body: c.AccessCheckResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal }) => ({ status: 200, body: orProblem(await d.checkAccess.execute({ wallet: principal.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem) }),
+      handle: async ({ body, principal }) => ({
+        status: 200,
+        body: orProblem(await d.checkAccess.execute({ wallet: principal.wallet, owner: body.owner, mint: body.mint, minimum: body.minimum }), identityProblem),
+      }),
     }),
   ];
 }

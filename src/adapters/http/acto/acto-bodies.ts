@@ -62,5 +62,12 @@ export function deviceInfo({ device: d, status }: DeviceView, groupNames: Readon
 }
 
 export function group(g: GroupView) {
-  return { id: g.groupId, name: g.name, description: g.description, device_count: g.deviceCount, device_ids: g.deviceIds ?? [], created_at: iso(g.createdAtMs) };
+  return {
+    id: g.groupId,
+    name: g.name,
+    description: g.description,
+    device_count: g.deviceCount,
+    device_ids: g.deviceIds ?? [],
+    created_at: iso(g.createdAtMs),
+  };
 }

@@ -84,7 +84,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       operationId: 'actoGetDevice',
       tag: 'acto fleet',
       summary: 'A device (client.fleet.get_device)',
-      description: 'recent_logs are the device\'s latest proofs (as the proof list shows them), task_history their task ids.',
+      description: "recent_logs are the device's latest proofs (as the proof list shows them), task_history their task ids.",
       auth: 'api_key',
       scope: 'fleet:read',
       params: v1.DeviceIdParams,
@@ -95,7 +95,11 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
         const groups = found.device.groupId === null ? [] : await allGroups(wallet);
         return {
           status: 200,
-          body: { ...deviceInfo(found, names(groups)), recent_logs: found.recentProofs.map(summaryBody), task_history: [...new Set(found.recentProofs.map((p) => p.taskId))] },
+          body: {
+            ...deviceInfo(found, names(groups)),
+            recent_logs: found.recentProofs.map(summaryBody),
+            task_history: [...new Set(found.recentProofs.map((p) => p.taskId))],
+          },
         };
       },
     }),
@@ -120,7 +124,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       path: '/acto/v1/fleet/devices/{device_id}/health',
       operationId: 'actoReportHealth',
       tag: 'acto fleet',
-      summary: 'Report a device\'s health (client.fleet.report_health)',
+      summary: "Report a device's health (client.fleet.report_health)",
       description: 'A robot reports its own health with its API key. Creates the device if the wallet has not seen it.',
       auth: 'api_key',
       scope: 'health:write',
@@ -147,7 +151,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       path: '/acto/v1/fleet/devices/{device_id}/health',
       operationId: 'actoGetHealth',
       tag: 'acto fleet',
-      summary: 'A device\'s latest health (client.fleet.get_health)',
+      summary: "A device's latest health (client.fleet.get_health)",
       description: 'Every metric null (custom_metrics empty) when the device has not reported.',
       auth: 'api_key',
       scope: 'fleet:read',
@@ -164,7 +168,8 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       operationId: 'actoDeleteDevice',
       tag: 'acto fleet',
       summary: 'Hide a device (client.fleet.delete_device)',
-      description: 'As ACTO: the device leaves the fleet list and its group; its proofs and health history stay, and it comes back, ungrouped, with its next proof or health report.',
+      description:
+        'As ACTO: the device leaves the fleet list and its group; its proofs and health history stay, and it comes back, ungrouped, with its next proof or health report.',
       auth: 'api_key',
       scope: 'fleet:write',
       params: v1.DeviceIdParams,
@@ -251,7 +256,16 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'Unassigned.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ params, body, principal }) => {
         const change = orProblem(await d.unassign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
-        return { status: 200, body: { success: true, group_id: params.group_id, assigned: change.group.deviceIds ?? [], unassigned: [...new Set(body.device_ids)], changed: change.changed } };
+        return {
+          status: 200,
+          body: {
+            success: true,
+            group_id: params.group_id,
+            assigned: change.group.deviceIds ?? [],
+            unassigned: [...new Set(body.device_ids)],
+            changed: change.changed,
+          },
+        };
       },
     }),
     route({

@@ -37,7 +37,14 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const { record, stored } = await submitCounted(d, { body, wallet: principal.wallet, robotIds: principal.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
+        const { record, stored } = await submitCounted(d, {
+          body,
+          wallet: principal.wallet,
+          robotIds: principal.grant.robotIds,
+          rawBody,
+          parsed: ctx.request.body,
+          maxDepth,
+        });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored } };
       },
     }),
@@ -92,7 +99,15 @@ export function actoProofRoutes(d: ActoProofRouteDeps): AnyRoute[] {
         const total = found.total ?? { count: offset + found.items.length + (found.hasMore ? 1 : 0), exact: false };
         return {
           status: 200,
-          body: { items: found.items.map(summaryBody), total: total.count, total_exact: total.exact, limit, offset, has_more: found.hasMore, next_cursor: found.nextCursor },
+          body: {
+            items: found.items.map(summaryBody),
+            total: total.count,
+            total_exact: total.exact,
+            limit,
+            offset,
+            has_more: found.hasMore,
+            next_cursor: found.nextCursor,
+          },
         };
       },
     }),

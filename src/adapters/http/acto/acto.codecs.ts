@@ -14,8 +14,12 @@ import { MAX_OFFSET } from '../../../application/ports/proof-store.js';
 
 // Requests.
 
-
-const Offset = boundedInteger('offset', 0, MAX_OFFSET, false, `must be an integer from 0 to ${MAX_OFFSET}`, { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 });
+const Offset = boundedInteger('offset', 0, MAX_OFFSET, false, `must be an integer from 0 to ${MAX_OFFSET}`, {
+  type: 'integer',
+  minimum: 0,
+  maximum: MAX_OFFSET,
+  default: 0,
+});
 
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
 
@@ -41,7 +45,10 @@ export const SearchBody = closed(
 export const ListQuery = t.partial({ limit: LimitFromQuery }, 'ActoListProofsQuery');
 
 export const AccessCheckBody = t.intersection(
-  [t.type({ owner: SolanaAddress, mint: SolanaAddress, minimum: NonNegativeNumber }), t.partial({ rpc_url: described(t.string, { type: 'string', description: 'Ignored: balances come from the registry\'s own source.' }) })],
+  [
+    t.type({ owner: SolanaAddress, mint: SolanaAddress, minimum: NonNegativeNumber }),
+    t.partial({ rpc_url: described(t.string, { type: 'string', description: "Ignored: balances come from the registry's own source." }) }),
+  ],
   'ActoAccessCheck',
 );
 
@@ -68,10 +75,7 @@ const SdkMetrics = {
 /** What `fleet.report_health` sends: any of the SDK's metrics, never a status. */
 export const HealthBody = t.partial({ ...SdkMetrics, custom_metrics: t.union([t.record(t.string, MetricValue), t.null]) }, 'ActoHealthReport');
 
-export const ReorderBody = t.type(
-  { device_orders: t.array(t.type({ device_id: DeviceId, sort_order: t.number }), 'device_orders') },
-  'ActoReorderDevices',
-);
+export const ReorderBody = t.type({ device_orders: t.array(t.type({ device_id: DeviceId, sort_order: t.number }), 'device_orders') }, 'ActoReorderDevices');
 
 // Answers.
 
@@ -84,7 +88,10 @@ export const ProofListItem = t.type(
 export const SubmitResponse = t.type({ proof_id: t.string }, 'ActoSubmitResult');
 export const ProofResponse = t.type({ proof_id: t.string, envelope: EnvelopeCodec }, 'ActoProof');
 export const ProofListResponse = t.type({ items: t.array(ProofListItem) }, 'ActoProofList');
-export const SearchResponse = t.type({ items: t.array(ProofListItem), total: t.number, limit: t.number, offset: t.number, has_more: t.boolean }, 'ActoProofSearch');
+export const SearchResponse = t.type(
+  { items: t.array(ProofListItem), total: t.number, limit: t.number, offset: t.number, has_more: t.boolean },
+  'ActoProofSearch',
+);
 export const VerifyResponse = t.type({ valid: t.boolean, reason: t.string }, 'ActoVerification');
 export const BatchResponse = t.type(
   {

@@ -56,7 +56,14 @@ export const DateTimeMs = documented(
  * A whole number from `min` to `max`, else `problem`. `fromText`: it may arrive as text, as
  * a query string's parameters do (up to six digits).
  */
-export function boundedInteger(name: string, min: number, max: number, fromText: boolean, problem: string, schema: Record<string, unknown>): t.Type<number, number, unknown> {
+export function boundedInteger(
+  name: string,
+  min: number,
+  max: number,
+  fromText: boolean,
+  problem: string,
+  schema: Record<string, unknown>,
+): t.Type<number, number, unknown> {
   return documented(
     new t.Type<number, number, unknown>(
       name,
@@ -72,7 +79,8 @@ export function boundedInteger(name: string, min: number, max: number, fromText:
 }
 
 /** A page size: 1–200, default applied by the route. In a query string it arrives as text. */
-const pageLimit = (fromText: boolean) => boundedInteger('limit', 1, 200, fromText, 'must be an integer from 1 to 200', { type: 'integer', minimum: 1, maximum: 200, default: 50 });
+const pageLimit = (fromText: boolean) =>
+  boundedInteger('limit', 1, 200, fromText, 'must be an integer from 1 to 200', { type: 'integer', minimum: 1, maximum: 200, default: 50 });
 export const LimitFromQuery = pageLimit(true);
 export const LimitFromBody = pageLimit(false);
 
@@ -112,7 +120,8 @@ export function closed<P extends t.Props>(codec: t.PartialC<P>): t.Type<t.TypeOf
 }
 
 /** A response member with its own documentation (io-ts's shared codecs cannot carry one). */
-export const described = <C extends t.Mixed>(base: C, schema: Record<string, unknown>): C => documented(new t.Type(base.name, base.is, base.validate, base.encode) as unknown as C, schema);
+export const described = <C extends t.Mixed>(base: C, schema: Record<string, unknown>): C =>
+  documented(new t.Type(base.name, base.is, base.validate, base.encode) as unknown as C, schema);
 
 /** Every error's body: a sentence for people, a snake_case code for programs (docs/api.md, "Error codes"). */
 export const ErrorBody = t.intersection(
@@ -121,7 +130,8 @@ export const ErrorBody = t.intersection(
     t.partial({
       code: described(t.string, {
         type: 'string',
-        description: 'What went wrong, for programs, in snake_case (insufficient_scope, validation_error, signature_invalid, …). A refused proof adds check, the protocol check that failed.',
+        description:
+          'What went wrong, for programs, in snake_case (insufficient_scope, validation_error, signature_invalid, …). A refused proof adds check, the protocol check that failed.',
       }),
     }),
   ],

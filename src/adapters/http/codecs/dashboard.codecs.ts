@@ -16,8 +16,16 @@ const bucketSize = documented(
 export const SeriesQuery = t.partial(
   {
     bucket: bucketSize,
-    from: described(DateTimeMs, { type: 'string', format: 'date-time', description: 'Start of the window (its bucket is included). Default: 23 hours or 29 days before the current bucket.' }),
-    to: described(DateTimeMs, { type: 'string', format: 'date-time', description: 'End of the window, exclusive (the bucket holding the instant before it is the last). Default: now.' }),
+    from: described(DateTimeMs, {
+      type: 'string',
+      format: 'date-time',
+      description: 'Start of the window (its bucket is included). Default: 23 hours or 29 days before the current bucket.',
+    }),
+    to: described(DateTimeMs, {
+      type: 'string',
+      format: 'date-time',
+      description: 'End of the window, exclusive (the bucket holding the instant before it is the last). Default: now.',
+    }),
   },
   'SeriesQuery',
 );
@@ -39,7 +47,10 @@ export const SeriesResponse = t.type(
 export const DashboardConfigResponse = t.type(
   {
     balance_source: t.union([t.literal('local_ledger'), t.literal('solana_rpc')]),
-    development_wallet: described(t.boolean, { type: 'boolean', description: 'Whether the sign-in page offers a browser-held development wallet: only on the local ledger.' }),
+    development_wallet: described(t.boolean, {
+      type: 'boolean',
+      description: 'Whether the sign-in page offers a browser-held development wallet: only on the local ledger.',
+    }),
     chain_id: t.string,
     access_token_mint: t.string,
     minimum_balance: t.number,

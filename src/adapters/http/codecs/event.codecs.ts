@@ -12,13 +12,29 @@ const NullableStatus = t.union([literals(DEVICE_STATUSES, 'DeviceStatus'), t.nul
 
 /** The `data` of each event type, as sent (docs/events.md). */
 export const ProofAcceptedData = t.type(
-  { proof_id: t.string, log_index: t.union([t.number, t.null]), task_id: t.string, robot_id: NullableString, run_id: NullableString, created_at: t.string, received_at: Time, signer_public_key_b64: t.string },
+  {
+    proof_id: t.string,
+    log_index: t.union([t.number, t.null]),
+    task_id: t.string,
+    robot_id: NullableString,
+    run_id: NullableString,
+    created_at: t.string,
+    received_at: Time,
+    signer_public_key_b64: t.string,
+  },
   'ProofAcceptedData',
 );
 export const ProofRejectedData = t.type(
   {
-    code: described(t.string, { type: 'string', description: 'The code of the 422 the submission got, in snake_case (e.g. signature_invalid, unstorable_proof; docs/api.md, "Error codes").' }),
-    check: described(NullableString, { type: ['string', 'null'], description: 'The protocol check that failed (shape, algorithms, timestamps, telemetry_hash, payload_hash, encoding, signature); null for a proof that verified but cannot be stored.' }),
+    code: described(t.string, {
+      type: 'string',
+      description: 'The code of the 422 the submission got, in snake_case (e.g. signature_invalid, unstorable_proof; docs/api.md, "Error codes").',
+    }),
+    check: described(NullableString, {
+      type: ['string', 'null'],
+      description:
+        'The protocol check that failed (shape, algorithms, timestamps, telemetry_hash, payload_hash, encoding, signature); null for a proof that verified but cannot be stored.',
+    }),
     detail: t.string,
     proof_id: described(NullableString, { type: ['string', 'null'], description: 'The payload_hash the envelope claimed, if it held text there.' }),
     task_id: NullableString,
@@ -38,7 +54,13 @@ export const ProofLoggedData = t.type(
   'ProofLoggedData',
 );
 export const DeviceStatusChangedData = t.type(
-  { device_id: t.string, from: NullableStatus, to: literals(DEVICE_STATUSES, 'DeviceStatus'), why: literals(['proof', 'health_report', 'silence'], 'StatusCause'), last_seen_at: Time },
+  {
+    device_id: t.string,
+    from: NullableStatus,
+    to: literals(DEVICE_STATUSES, 'DeviceStatus'),
+    why: literals(['proof', 'health_report', 'silence'], 'StatusCause'),
+    last_seen_at: Time,
+  },
   'DeviceStatusChangedData',
 );
 export const KeyCreatedData = t.type(
@@ -48,7 +70,11 @@ export const KeyCreatedData = t.type(
     prefix: t.string,
     created_at: Time,
     scopes: described(t.array(t.string), { type: 'array', items: { type: 'string' }, description: 'Every scope the key holds.' }),
-    robot_ids: described(t.union([t.array(t.string), t.null]), { type: ['array', 'null'], items: { type: 'string' }, description: 'The robots the key acts for, or null: any.' }),
+    robot_ids: described(t.union([t.array(t.string), t.null]), {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      description: 'The robots the key acts for, or null: any.',
+    }),
     expires_at: described(t.union([t.string, t.null]), { type: ['string', 'null'], format: 'date-time' }),
   },
   'KeyCreatedData',
@@ -59,7 +85,11 @@ export const KeyUpdatedData = t.type(
     name: t.string,
     prefix: t.string,
     enabled: t.boolean,
-    changed: described(t.array(t.union([t.literal('name'), t.literal('enabled')])), { type: 'array', items: { type: 'string', enum: ['name', 'enabled'] }, description: 'What changed.' }),
+    changed: described(t.array(t.union([t.literal('name'), t.literal('enabled')])), {
+      type: 'array',
+      items: { type: 'string', enum: ['name', 'enabled'] },
+      description: 'What changed.',
+    }),
   },
   'KeyUpdatedData',
 );
@@ -67,7 +97,16 @@ export const KeyDeletedData = t.type({ key_id: t.string, name: t.string, prefix:
 export const WebhookTestData = t.type({ endpoint_id: t.string, message: t.string }, 'WebhookTestData');
 
 const event = <T extends string, D extends t.Mixed>(type: T, data: D) =>
-  t.type({ id: described(t.string, { type: 'string', pattern: '^evt_[0-9]{16}$', description: 'Sortable: ids order events as they were committed.' }), type: t.literal(type), timestamp: Time, wallet: t.string, data }, `Event_${type.replace('.', '_')}`);
+  t.type(
+    {
+      id: described(t.string, { type: 'string', pattern: '^evt_[0-9]{16}$', description: 'Sortable: ids order events as they were committed.' }),
+      type: t.literal(type),
+      timestamp: Time,
+      wallet: t.string,
+      data,
+    },
+    `Event_${type.replace('.', '_')}`,
+  );
 
 /** Every event a receiver can get: webhook body, stream `data:`, feed item. */
 export const EventBody = t.union(
@@ -88,10 +127,26 @@ export const EventTypes = documented(boundedString(1, 500, 'event types'), {
   type: 'string',
   description: `Comma-separated event types to keep (others are skipped): ${EVENT_TYPES.join(', ')}.`,
 });
-export const EventAfter = documented(boundedString(1, 40, 'event id'), { type: 'string', pattern: '^evt_[0-9]{16}$', description: 'Only events after this id (an event id, or the next_cursor of a previous page).' });
+export const EventAfter = documented(boundedString(1, 40, 'event id'), {
+  type: 'string',
+  pattern: '^evt_[0-9]{16}$',
+  description: 'Only events after this id (an event id, or the next_cursor of a previous page).',
+});
 
-const EventBefore = documented(boundedString(1, 40, 'event id'), { type: 'string', pattern: '^evt_[0-9]{16}$', description: 'Only events before this id (with order=desc: the next_cursor of the previous page).' });
-const EventOrder = documented(t.union([t.literal('asc'), t.literal('desc')]), { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'asc: oldest first (to poll); desc: newest first (recent history).' });
-export const EventListQuery = t.partial({ after: EventAfter, before: EventBefore, order: EventOrder, types: EventTypes, limit: LimitFromQuery }, 'EventListQuery');
+const EventBefore = documented(boundedString(1, 40, 'event id'), {
+  type: 'string',
+  pattern: '^evt_[0-9]{16}$',
+  description: 'Only events before this id (with order=desc: the next_cursor of the previous page).',
+});
+const EventOrder = documented(t.union([t.literal('asc'), t.literal('desc')]), {
+  type: 'string',
+  enum: ['asc', 'desc'],
+  default: 'asc',
+  description: 'asc: oldest first (to poll); desc: newest first (recent history).',
+});
+export const EventListQuery = t.partial(
+  { after: EventAfter, before: EventBefore, order: EventOrder, types: EventTypes, limit: LimitFromQuery },
+  'EventListQuery',
+);
 export const EventStreamQuery = t.partial({ after: EventAfter, types: EventTypes }, 'EventStreamQuery');
 export const EventListResponse = t.type({ items: t.array(EventBody), next_cursor: NullableString, has_more: t.boolean }, 'EventList');

@@ -6,21 +6,38 @@ import { hasLoneSurrogate, LONE_SURROGATE_PROBLEM } from './common.codecs.js';
 /** Field codecs built from a validating function, shared by the fleet's request codecs. */
 
 /** A codec from a validating function; `phrase` completes "<path> …" on failure. */
-export function custom<A>(name: string, is: (u: unknown) => u is A, check: (u: unknown) => A | undefined, phrase: (u: unknown) => string, schema: Record<string, unknown>) {
+export function custom<A>(
+  name: string,
+  is: (u: unknown) => u is A,
+  check: (u: unknown) => A | undefined,
+  phrase: (u: unknown) => string,
+  schema: Record<string, unknown>,
+) {
   return documented(
-    new t.Type<A, A, unknown>(name, is, (u, c) => {
-      const value = check(u);
-      return value === undefined ? t.failure(u, c, u === undefined ? 'is required' : phrase(u)) : t.success(value);
-    }, t.identity),
+    new t.Type<A, A, unknown>(
+      name,
+      is,
+      (u, c) => {
+        const value = check(u);
+        return value === undefined ? t.failure(u, c, u === undefined ? 'is required' : phrase(u)) : t.success(value);
+      },
+      t.identity,
+    ),
     schema,
   );
 }
 
 export const oneOf = <V extends string>(name: string, values: readonly V[]) =>
-  custom<V>(name, (u): u is V => values.includes(u as V), (u) => (values.includes(u as V) ? (u as V) : undefined), () => `must be one of ${values.join(', ')}`, {
-    type: 'string',
-    enum: [...values],
-  });
+  custom<V>(
+    name,
+    (u): u is V => values.includes(u as V),
+    (u) => (values.includes(u as V) ? (u as V) : undefined),
+    () => `must be one of ${values.join(', ')}`,
+    {
+      type: 'string',
+      enum: [...values],
+    },
+  );
 
 /** A reading: a number within bounds, or null / absent for "not measured". */
 export function reading(name: string, { min, max }: { min: number; max: number }) {
@@ -49,7 +66,12 @@ export const text = (name: string, documentedMax: number, description: string) =
 
 export const nullable = <A>(codec: t.Type<A, A, unknown>, name: string) =>
   documented(
-    new t.Type<A | null, A | null, unknown>(name, (u): u is A | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : codec.validate(u, c)), t.identity),
+    new t.Type<A | null, A | null, unknown>(
+      name,
+      (u): u is A | null => u === null || codec.is(u),
+      (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+      t.identity,
+    ),
     { anyOf: [schemaOf(codec), { type: 'null' }] },
   );
 
@@ -68,7 +90,13 @@ export function intFromQuery(name: string, min: number, max: number, fallback: n
  * An object of at most `maxKeys` members, null allowed, each member accepted by `member`:
  * the health report's `metrics` and `custom_metrics`.
  */
-export function recordOf<V>(name: string, maxKeys: number, member: (key: string, value: unknown) => boolean, phrase: () => string, schema: Record<string, unknown>) {
+export function recordOf<V>(
+  name: string,
+  maxKeys: number,
+  member: (key: string, value: unknown) => boolean,
+  phrase: () => string,
+  schema: Record<string, unknown>,
+) {
   return custom<Record<string, V> | null>(
     name,
     (u): u is Record<string, V> | null => u === null || (typeof u === 'object' && !Array.isArray(u)),
@@ -84,10 +112,16 @@ export function recordOf<V>(name: string, maxKeys: number, member: (key: string,
   );
 }
 
-export const FleetCursor = custom<string>('cursor', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && u.length >= 1 && u.length <= 1000 ? u : undefined), () => 'must be 1 to 1000 characters', {
-  type: 'string',
-  description: 'Opaque; the next_cursor of the previous page.',
-});
+export const FleetCursor = custom<string>(
+  'cursor',
+  (u): u is string => typeof u === 'string',
+  (u) => (typeof u === 'string' && u.length >= 1 && u.length <= 1000 ? u : undefined),
+  () => 'must be 1 to 1000 characters',
+  {
+    type: 'string',
+    description: 'Opaque; the next_cursor of the previous page.',
+  },
+);
 
 export const Name = text('name', NAME_MAX, `Trimmed; 1 to ${NAME_MAX} characters after trimming, no control characters.`);
 export const Description = text('description', DESCRIPTION_MAX, `Optional; trimmed; up to ${DESCRIPTION_MAX} characters; empty means none.`);

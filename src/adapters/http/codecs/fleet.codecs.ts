@@ -17,8 +17,17 @@ export * from './health.codecs.js';
 
 export const DeviceId = boundedString(1, DEVICE_ID_MAX, 'device_id');
 
-export const DeviceIdParams = t.type({ device_id: documented(boundedString(1, DEVICE_ID_MAX), { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX, description: 'The robot_id of the device (URL-encoded).' }) });
-export const WalletParams = t.type({ addr: documented(boundedString(1, 64), { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet address; must be the caller\'s own.' }) });
+export const DeviceIdParams = t.type({
+  device_id: documented(boundedString(1, DEVICE_ID_MAX), {
+    type: 'string',
+    minLength: 1,
+    maxLength: DEVICE_ID_MAX,
+    description: 'The robot_id of the device (URL-encoded).',
+  }),
+});
+export const WalletParams = t.type({
+  addr: documented(boundedString(1, 64), { type: 'string', minLength: 1, maxLength: 64, description: "The wallet address; must be the caller's own." }),
+});
 
 const StatusList = custom<DeviceStatus[]>(
   'status',
@@ -41,12 +50,22 @@ const GroupFilter = custom<string | null>(
 );
 
 export const OverviewQuery = t.partial({ limit: LimitFromQuery, cursor: FleetCursor, group_id: GroupFilter, status: StatusList }, 'FleetOverviewQuery');
-export const DeviceQuery = t.partial({ health_limit: intFromQuery('health_limit', 1, 200, 20), proof_limit: intFromQuery('proof_limit', 1, 50, 10) }, 'DeviceQuery');
+export const DeviceQuery = t.partial(
+  { health_limit: intFromQuery('health_limit', 1, 200, 20), proof_limit: intFromQuery('proof_limit', 1, 50, 10) },
+  'DeviceQuery',
+);
 
 export const RenameBody = t.type({ name: Name }, 'RenameDevice');
-const DeviceType = text('type', DEVICE_TYPE_MAX, `What kind of device, e.g. "arm"; trimmed, up to ${DEVICE_TYPE_MAX} characters, no control characters; empty means none.`);
+const DeviceType = text(
+  'type',
+  DEVICE_TYPE_MAX,
+  `What kind of device, e.g. "arm"; trimmed, up to ${DEVICE_TYPE_MAX} characters, no control characters; empty means none.`,
+);
 
-export const EditDeviceBody = t.partial({ name: nullable(Name, 'name'), description: nullable(Description, 'description'), type: nullable(DeviceType, 'type') }, 'EditDevice');
+export const EditDeviceBody = t.partial(
+  { name: nullable(Name, 'name'), description: nullable(Description, 'description'), type: nullable(DeviceType, 'type') },
+  'EditDevice',
+);
 
 const SortOrder = custom<number>(
   'sort_order',
@@ -55,10 +74,16 @@ const SortOrder = custom<number>(
   () => `must be an integer from 0 to ${SORT_ORDER_MAX}`,
   { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX },
 );
-const DeviceOrderList = documented(
-  t.array(t.type({ device_id: DeviceId, sort_order: SortOrder }, 'DeviceOrder')),
-  { type: 'array', minItems: 1, maxItems: MAX_DEVICES_PER_ORDER, items: { type: 'object', required: ['device_id', 'sort_order'], properties: { device_id: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, sort_order: { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX } } } },
-);
+const DeviceOrderList = documented(t.array(t.type({ device_id: DeviceId, sort_order: SortOrder }, 'DeviceOrder')), {
+  type: 'array',
+  minItems: 1,
+  maxItems: MAX_DEVICES_PER_ORDER,
+  items: {
+    type: 'object',
+    required: ['device_id', 'sort_order'],
+    properties: { device_id: { type: 'string', minLength: 1, maxLength: DEVICE_ID_MAX }, sort_order: { type: 'integer', minimum: 0, maximum: SORT_ORDER_MAX } },
+  },
+});
 export const OrderDevicesBody = t.type({ device_orders: DeviceOrderList }, 'OrderDevices');
 export const OrderDevicesResponse = t.type({ updated: t.number }, 'DevicesOrdered');
 export const HideDeviceResponse = t.type({ device_id: t.string, hidden: t.literal(true), hidden_at: t.string }, 'DeviceHidden');

@@ -10,21 +10,33 @@ export const GroupId = boundedString(1, 64, 'group_id');
 export const GroupIdParams = t.type({ group_id: GroupId });
 export const GroupListQuery = t.partial({ limit: LimitFromQuery, cursor: FleetCursor }, 'GroupListQuery');
 
-const Color = custom<string>('color', (u): u is string => typeof u === 'string', (u) => (typeof u === 'string' && /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(u.trim()) ? u : undefined), () => 'must be a colour written #rgb or #rrggbb', {
-  type: 'string',
-  pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
-  description: 'Kept as #rrggbb in lower case.',
-  example: '#2f80ed',
-});
+const Color = custom<string>(
+  'color',
+  (u): u is string => typeof u === 'string',
+  (u) => (typeof u === 'string' && /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(u.trim()) ? u : undefined),
+  () => 'must be a colour written #rgb or #rrggbb',
+  {
+    type: 'string',
+    pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
+    description: 'Kept as #rrggbb in lower case.',
+    example: '#2f80ed',
+  },
+);
 
-export const CreateGroupBody = t.intersection([t.type({ name: Name }), t.partial({ description: nullable(Description, 'description'), color: nullable(Color, 'color') })], 'CreateGroup');
+export const CreateGroupBody = t.intersection(
+  [t.type({ name: Name }), t.partial({ description: nullable(Description, 'description'), color: nullable(Color, 'color') })],
+  'CreateGroup',
+);
 export const EditGroupBody = t.partial({ name: Name, description: nullable(Description, 'description'), color: nullable(Color, 'color') }, 'EditGroup');
 
 const DeviceIdList = custom<string[]>(
   'device_ids',
   (u): u is string[] => Array.isArray(u),
   (u) =>
-    Array.isArray(u) && u.length >= 1 && u.length <= MAX_DEVICES_PER_CHANGE && u.every((id) => typeof id === 'string' && isDeviceId(id) && !hasLoneSurrogate(id))
+    Array.isArray(u) &&
+    u.length >= 1 &&
+    u.length <= MAX_DEVICES_PER_CHANGE &&
+    u.every((id) => typeof id === 'string' && isDeviceId(id) && !hasLoneSurrogate(id))
       ? (u as string[])
       : undefined,
   (u) =>

@@ -27,9 +27,15 @@ const Message = custom<string | null>(
 );
 
 const Flag = (name: string) =>
-  custom<boolean | null>(name, (u): u is boolean | null => u === null || typeof u === 'boolean', (u) => (u === null || typeof u === 'boolean' ? u : undefined), () => 'must be true, false or null', {
-    type: ['boolean', 'null'],
-  });
+  custom<boolean | null>(
+    name,
+    (u): u is boolean | null => u === null || typeof u === 'boolean',
+    (u) => (u === null || typeof u === 'boolean' ? u : undefined),
+    () => 'must be true, false or null',
+    {
+      type: ['boolean', 'null'],
+    },
+  );
 
 const NetworkType = custom<string | null>(
   'network_type',

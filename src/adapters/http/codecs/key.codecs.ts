@@ -3,7 +3,12 @@ import { KEY_PRESETS, MAX_BOUND_ROBOTS, SCOPES } from '../../../domain/identity/
 import { documented } from '../openapi/codec-schema.js';
 import { boundedString, closed, DateTimeMs, described, LimitFromQuery, NullableString } from './common.codecs.js';
 
-const Name = documented(boundedString(1, 200, 'key name'), { type: 'string', minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters after trimming, no control characters.' });
+const Name = documented(boundedString(1, 200, 'key name'), {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'Trimmed; 1 to 100 characters after trimming, no control characters.',
+});
 
 /** Scope names are checked by the use case, so that an unknown one is named with the list of known ones. */
 const Scopes = documented(t.array(boundedString(1, 64, 'scope')), {
@@ -19,7 +24,11 @@ const RobotIds = documented(t.union([t.array(boundedString(1, 512, 'robot id')),
   maxItems: MAX_BOUND_ROBOTS,
   description: `The robots (subject.robot_id, device ids) the key acts for: it may submit proofs and report health only for them. Left out or null: any robot of the wallet. At most ${MAX_BOUND_ROBOTS}.`,
 });
-const ExpiresAt = documented(t.union([DateTimeMs, t.null]), { type: ['string', 'null'], format: 'date-time', description: 'When the key stops working (RFC 3339, in the future). Left out or null: never.' });
+const ExpiresAt = documented(t.union([DateTimeMs, t.null]), {
+  type: ['string', 'null'],
+  format: 'date-time',
+  description: 'When the key stops working (RFC 3339, in the future). Left out or null: never.',
+});
 
 export const CreateKeyBody = t.intersection(
   [t.type({ name: Name }), closed(t.partial({ name: Name, scopes: Scopes, robot_ids: RobotIds, expires_at: ExpiresAt }, 'CreateApiKeyOptions'))],
@@ -57,14 +66,21 @@ const keyFields = {
   prefix: t.string,
   created_at: t.string,
   scopes: described(t.array(t.string), { type: 'array', items: { type: 'string', enum: [...SCOPES] }, description: 'Every scope the key holds, spelled out.' }),
-  robot_ids: described(t.union([t.array(t.string), t.null]), { type: ['array', 'null'], items: { type: 'string' }, description: 'The robots the key acts for, or null: any.' }),
+  robot_ids: described(t.union([t.array(t.string), t.null]), {
+    type: ['array', 'null'],
+    items: { type: 'string' },
+    description: 'The robots the key acts for, or null: any.',
+  }),
   expires_at: NullableString,
   enabled: t.boolean,
   disabled_at: NullableString,
   status: KeyStatus,
 };
 export const KeyResponse = t.type(keyFields, 'ApiKey');
-export const CreatedKeyResponse = t.type({ ...keyFields, key: described(t.string, { type: 'string', description: 'The key itself, shown this once.' }) }, 'CreatedApiKey');
+export const CreatedKeyResponse = t.type(
+  { ...keyFields, key: described(t.string, { type: 'string', description: 'The key itself, shown this once.' }) },
+  'CreatedApiKey',
+);
 export const KeySummaryResponse = t.type(
   { ...keyFields, last_used_at: NullableString, request_count: t.number, error_count: t.number, error_rate: t.number },
   'ApiKeySummary',
@@ -105,7 +121,10 @@ export const KeyUsageResponse = t.type(
     key_id: t.string,
     days: t.number,
     items: t.array(KeyUsageDayResponse),
-    endpoints: described(t.array(KeyEndpointUsageResponse), { type: 'array', description: 'Each endpoint the key called in the window, most requests first, with its days.' }),
+    endpoints: described(t.array(KeyEndpointUsageResponse), {
+      type: 'array',
+      description: 'Each endpoint the key called in the window, most requests first, with its days.',
+    }),
   },
   'KeyUsage',
 );

@@ -21,35 +21,31 @@ documented(ClaimedDigest, {
 export const RawEnvelope = documented(new t.Type<unknown>('envelope', (_u): _u is unknown => true, t.success, t.identity), schemaOf(EnvelopeCodec));
 
 const required = <C extends t.Mixed>(codec: C, name: string) =>
-  new t.Type<t.TypeOf<C>, unknown, unknown>(
-    name,
-    codec.is,
-    (u, c) => (u === undefined ? t.failure(u, c, 'is required') : codec.validate(u, c)),
-    t.identity,
-  );
+  new t.Type<t.TypeOf<C>, unknown, unknown>(name, codec.is, (u, c) => (u === undefined ? t.failure(u, c, 'is required') : codec.validate(u, c)), t.identity);
 
 export const SubmitBody = t.type({ envelope: documented(required(RawEnvelope, 'envelope'), schemaOf(EnvelopeCodec)) }, 'SubmitProof');
 export const VerifyBody = SubmitBody;
 
-export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) => t.type(
-  {
-    envelopes: documented(
-      new t.Type<unknown[], unknown[], unknown>(
-        'envelopes',
-        (u): u is unknown[] => Array.isArray(u),
-        (u, c) =>
-          !Array.isArray(u)
-            ? t.failure(u, c, u === undefined ? 'is required' : 'must be an array of envelopes')
-            : u.length < 1 || u.length > maxBatch
-              ? t.failure(u, c, `must hold 1 to ${maxBatch} envelopes (got ${u.length})`)
-              : t.success(u),
-        t.identity,
+export const batchBody = (maxBatch: number = DEFAULT_LIMITS.maxBatch) =>
+  t.type(
+    {
+      envelopes: documented(
+        new t.Type<unknown[], unknown[], unknown>(
+          'envelopes',
+          (u): u is unknown[] => Array.isArray(u),
+          (u, c) =>
+            !Array.isArray(u)
+              ? t.failure(u, c, u === undefined ? 'is required' : 'must be an array of envelopes')
+              : u.length < 1 || u.length > maxBatch
+                ? t.failure(u, c, `must hold 1 to ${maxBatch} envelopes (got ${u.length})`)
+                : t.success(u),
+          t.identity,
+        ),
+        { type: 'array', items: schemaOf(EnvelopeCodec), minItems: 1, maxItems: maxBatch },
       ),
-      { type: 'array', items: schemaOf(EnvelopeCodec), minItems: 1, maxItems: maxBatch },
-    ),
-  },
-  'VerifyBatch',
-);
+    },
+    'VerifyBatch',
+  );
 
 // Any value a stored proof can hold (see MAX_INDEXED_LENGTH), the empty string included.
 const Id = boundedString(0, MAX_INDEXED_LENGTH);
@@ -72,7 +68,8 @@ const SortField = documented(t.keyof({ created_at: null, task_id: null, robot_id
   type: 'string',
   enum: ['created_at', 'task_id', 'robot_id', 'payload_hash'],
   default: 'created_at',
-  description: 'What the page is ordered by, ties broken by created_at then proof id (payload_hash is the proof id). Ids compare by their UTF-8 bytes; proofs without a robot_id come first in ascending order.',
+  description:
+    'What the page is ordered by, ties broken by created_at then proof id (payload_hash is the proof id). Ids compare by their UTF-8 bytes; proofs without a robot_id come first in ascending order.',
 });
 const SortOrder = t.keyof({ asc: null, desc: null });
 
@@ -89,7 +86,11 @@ const FilterProps = {
   cursor: ProofCursor,
   order: SortOrder,
   sort_field: SortField,
-  sort_order: documented(SortOrder, { type: 'string', enum: ['asc', 'desc'], description: 'The same as order (either may be sent; if both, they must agree).' }),
+  sort_order: documented(SortOrder, {
+    type: 'string',
+    enum: ['asc', 'desc'],
+    description: 'The same as order (either may be sent; if both, they must agree).',
+  }),
 };
 
 /** GET /v1/proofs takes every filter of a search as a query parameter. */
@@ -98,7 +99,12 @@ export const ListQuery = t.partial({ ...FilterProps, limit: LimitFromQuery, offs
 export const SearchBody = closed(t.partial({ ...FilterProps, limit: LimitFromBody, offset: pageOffset(false) }, 'SearchProofs'));
 
 const ProofIdParam = documented(
-  new t.Type<string>('proof_id', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' ? t.success(u) : t.failure(u, c)), t.identity),
+  new t.Type<string>(
+    'proof_id',
+    (u): u is string => typeof u === 'string',
+    (u, c) => (typeof u === 'string' ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  ),
   { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The proof id: the payload_hash.' },
 );
 export const ProofIdParams = t.type({ proof_id: ProofIdParam });
@@ -140,7 +146,9 @@ const SummaryProps = {
   task_id: t.string,
   robot_id: NullableString,
   run_id: NullableString,
-  created_at: timestampText("payload.created_at in UTC (Z), with the seconds and fraction digits as signed; the envelope keeps the signer's own text and offset."),
+  created_at: timestampText(
+    "payload.created_at in UTC (Z), with the seconds and fraction digits as signed; the envelope keeps the signer's own text and offset.",
+  ),
   received_at: timestampText(),
   signer_public_key_b64: t.string,
   verified: t.boolean,
@@ -155,7 +163,10 @@ export const ProofListResponse = t.intersection(
   [
     t.type({
       items: t.array(ProofSummaryResponse),
-      next_cursor: described(NullableString, { type: ['string', 'null'], description: 'Where the next page starts (after an offset page too), or null on the last page.' }),
+      next_cursor: described(NullableString, {
+        type: ['string', 'null'],
+        description: 'Where the next page starts (after an offset page too), or null on the last page.',
+      }),
       has_more: t.boolean,
     }),
     t.partial({
@@ -167,7 +178,10 @@ export const ProofListResponse = t.intersection(
   ],
   'ProofList',
 );
-export const SubmitResponse = t.intersection([t.type({ proof_id: t.string, duplicate: t.boolean, received_at: timestampText() }), LogIndex], 'SubmitProofResult');
+export const SubmitResponse = t.intersection(
+  [t.type({ proof_id: t.string, duplicate: t.boolean, received_at: timestampText() }), LogIndex],
+  'SubmitProofResult',
+);
 
 const CheckStatus = t.keyof({ passed: null, failed: null, skipped: null });
 const Checks = t.type({
@@ -181,7 +195,8 @@ const Checks = t.type({
 });
 const FailureCode = described(NullableString, {
   type: ['string', 'null'],
-  description: 'Why it is invalid, for programs: the code a submission of it gets in its 422, in snake_case (e.g. payload_hash_mismatch; docs/api.md, "Error codes"); null when valid.',
+  description:
+    'Why it is invalid, for programs: the code a submission of it gets in its 422, in snake_case (e.g. payload_hash_mismatch; docs/api.md, "Error codes"); null when valid.',
 });
 export const VerifyResponse = t.type({ valid: t.boolean, proof_id: NullableString, reason: NullableString, code: FailureCode, checks: Checks }, 'Verification');
 export const BatchResponse = t.type(

@@ -7,7 +7,8 @@ import { boundedInteger, boundedString, closed, described, LimitFromQuery, Nulla
 const Url = documented(boundedString(1, 8 * WEBHOOK_URL_MAX, 'webhook url'), {
   type: 'string',
   maxLength: WEBHOOK_URL_MAX,
-  description: 'Absolute https (or http) URL, without user name, password or #fragment. Refused when its host is a loopback, private, link-local or metadata address (unless the service runs with WEBHOOK_ALLOW_PRIVATE=1); every delivery checks the address the name resolves to.',
+  description:
+    'Absolute https (or http) URL, without user name, password or #fragment. Refused when its host is a loopback, private, link-local or metadata address (unless the service runs with WEBHOOK_ALLOW_PRIVATE=1); every delivery checks the address the name resolves to.',
 });
 const Types = described(t.union([t.array(boundedString(1, 100, 'event type')), t.null]), {
   type: ['array', 'null'],
@@ -16,9 +17,23 @@ const Types = described(t.union([t.array(boundedString(1, 100, 'event type')), t
 });
 const Description = described(t.union([boundedString(0, 600, 'description'), t.null]), { type: ['string', 'null'], maxLength: 500 });
 
-export const CreateWebhookBody = t.intersection([t.type({ url: Url }), closed(t.partial({ url: Url, event_types: Types, description: Description }))], 'CreateWebhook');
+export const CreateWebhookBody = t.intersection(
+  [t.type({ url: Url }), closed(t.partial({ url: Url, event_types: Types, description: Description }))],
+  'CreateWebhook',
+);
 export const UpdateWebhookBody = closed(
-  t.partial({ url: Url, event_types: Types, description: Description, enabled: described(t.boolean, { type: 'boolean', description: 'false stops deliveries; true resumes them and clears why the registry turned the endpoint off.' }) }, 'UpdateWebhook'),
+  t.partial(
+    {
+      url: Url,
+      event_types: Types,
+      description: Description,
+      enabled: described(t.boolean, {
+        type: 'boolean',
+        description: 'false stops deliveries; true resumes them and clears why the registry turned the endpoint off.',
+      }),
+    },
+    'UpdateWebhook',
+  ),
 );
 export const RotateSecretBody = closed(
   t.partial(
@@ -56,16 +71,26 @@ export const EndpointResponse = t.type(
     description: NullableString,
     event_types: t.union([t.array(t.string), t.null]),
     enabled: t.boolean,
-    disabled_reason: described(NullableString, { type: ['string', 'null'], description: 'Why the registry turned it off (410 Gone, failing for days); null otherwise.' }),
+    disabled_reason: described(NullableString, {
+      type: ['string', 'null'],
+      description: 'Why the registry turned it off (410 Gone, failing for days); null otherwise.',
+    }),
     created_at: Time,
     updated_at: Time,
     failing_since: described(NullableTime, { type: ['string', 'null'], format: 'date-time', description: 'The first failed attempt since the last success.' }),
     last_success_at: NullableTime,
-    previous_secret_expires_at: described(NullableTime, { type: ['string', 'null'], format: 'date-time', description: 'Until then deliveries are also signed with the secret before the last rotation.' }),
+    previous_secret_expires_at: described(NullableTime, {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'Until then deliveries are also signed with the secret before the last rotation.',
+    }),
   },
   'WebhookEndpoint',
 );
-export const CreatedEndpointResponse = t.intersection([EndpointResponse, t.type({ secret: described(t.string, { type: 'string', description: 'whsec_…: shown this once.' }) })], 'CreatedWebhookEndpoint');
+export const CreatedEndpointResponse = t.intersection(
+  [EndpointResponse, t.type({ secret: described(t.string, { type: 'string', description: 'whsec_…: shown this once.' }) })],
+  'CreatedWebhookEndpoint',
+);
 export const EndpointListResponse = t.type({ items: t.array(EndpointResponse), next_cursor: t.null }, 'WebhookEndpointList');
 export const RotatedSecretResponse = t.type({ endpoint_id: t.string, secret: t.string, previous_secret_expires_at: NullableTime }, 'RotatedWebhookSecret');
 
@@ -86,7 +111,15 @@ export const DeliveryResponse = t.type(
   'WebhookDelivery',
 );
 export const AttemptResponse = t.type(
-  { attempt: t.number, at: Time, status_code: t.union([t.number, t.null]), latency_ms: t.number, error: NullableString, response_excerpt: t.string, trigger: t.union([t.literal('scheduled'), t.literal('manual')]) },
+  {
+    attempt: t.number,
+    at: Time,
+    status_code: t.union([t.number, t.null]),
+    latency_ms: t.number,
+    error: NullableString,
+    response_excerpt: t.string,
+    trigger: t.union([t.literal('scheduled'), t.literal('manual')]),
+  },
   'WebhookAttempt',
 );
 export const DeliveryListResponse = t.type({ items: t.array(DeliveryResponse), next_cursor: NullableString }, 'WebhookDeliveryList');

@@ -5,7 +5,17 @@ export type JsonSchema = { readonly [key: string]: unknown };
 
 const overrides = new WeakMap<t.Mixed, JsonSchema>();
 
-const SHARED_CODECS: ReadonlySet<t.Mixed> = new Set<t.Mixed>([t.string, t.number, t.boolean, t.null, t.undefined, t.unknown, t.UnknownRecord, t.UnknownArray, t.Int]);
+const SHARED_CODECS: ReadonlySet<t.Mixed> = new Set<t.Mixed>([
+  t.string,
+  t.number,
+  t.boolean,
+  t.null,
+  t.undefined,
+  t.unknown,
+  t.UnknownRecord,
+  t.UnknownArray,
+  t.Int,
+]);
 
 /**
  * Attaches the documented schema to a codec whose rule io-ts cannot express structurally

@@ -8,7 +8,7 @@ const WALLET_HEADER = {
   name: 'X-Wallet-Address',
   in: 'header',
   required: true,
-  description: 'The caller\'s wallet (base58). Must equal the credential\'s wallet; it scopes every read and write.',
+  description: "The caller's wallet (base58). Must equal the credential's wallet; it scopes every read and write.",
   schema: { type: 'string' },
 };
 

@@ -9,6 +9,9 @@ export function dashboardProblem(e: SeriesFailure): HttpError {
     case 'EmptyWindow':
       return new HttpError(422, 'to must be later than from', { code: 'validation_error', path: 'to' });
     case 'TooManyPoints':
-      return new HttpError(422, `the window holds ${e.points} buckets; at most ${e.max} (use bucket=day or a shorter window)`, { code: 'too_many_points', path: 'from' });
+      return new HttpError(422, `the window holds ${e.points} buckets; at most ${e.max} (use bucket=day or a shorter window)`, {
+        code: 'too_many_points',
+        path: 'from',
+      });
   }
 }

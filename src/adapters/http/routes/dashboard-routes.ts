@@ -81,7 +81,8 @@ export function dashboardConfigRoutes(s: DashboardSettings): AnyRoute[] {
       operationId: 'getDashboardConfig',
       tag: 'operations',
       summary: 'Settings the dashboard needs before sign-in',
-      description: 'Where balances come from, whether a development wallet may be offered (only on the local ledger, never with a Solana RPC), the minimum balance and the token lifetime. No credential.',
+      description:
+        'Where balances come from, whether a development wallet may be offered (only on the local ledger, never with a Solana RPC), the minimum balance and the token lifetime. No credential.',
       auth: 'none',
       responses: { 200: { description: 'The settings.', body: c.DashboardConfigResponse } },
       handle: async () => ({ status: 200, body, headers: { 'Cache-Control': 'no-cache' } }),

@@ -37,7 +37,13 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
       body: c.OrderDevicesBody,
       responses: { 200: { description: 'updated counts the devices placed.', body: c.OrderDevicesResponse }, ...errors(...BODY, 404, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const done = orProblem(await d.orderDevices.execute({ wallet: principal.wallet, orders: body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order })) }), fleetProblem);
+        const done = orProblem(
+          await d.orderDevices.execute({
+            wallet: principal.wallet,
+            orders: body.device_orders.map((o) => ({ deviceId: o.device_id, sortOrder: o.sort_order })),
+          }),
+          fleetProblem,
+        );
         return { status: 200, body: { updated: done.updated } };
       },
     }),
@@ -52,8 +58,19 @@ export function deviceRoutes(d: DeviceRouteDeps): AnyRoute[] {
       query: c.DeviceQuery,
       responses: { 200: { description: 'The device.', body: c.DeviceDetailResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ params, query, principal }) => {
-        const found = orProblem(await d.getDevice.execute({ wallet: principal.wallet, deviceId: params.device_id, healthLimit: query.health_limit ?? 20, proofLimit: query.proof_limit ?? 10 }), fleetProblem);
-        return { status: 200, body: { ...deviceBody(found), health_history: found.health.map(healthBody), recent_proofs: found.recentProofs.map(proofSummaryBody) } };
+        const found = orProblem(
+          await d.getDevice.execute({
+            wallet: principal.wallet,
+            deviceId: params.device_id,
+            healthLimit: query.health_limit ?? 20,
+            proofLimit: query.proof_limit ?? 10,
+          }),
+          fleetProblem,
+        );
+        return {
+          status: 200,
+          body: { ...deviceBody(found), health_history: found.health.map(healthBody), recent_proofs: found.recentProofs.map(proofSummaryBody) },
+        };
       },
     }),
     route({

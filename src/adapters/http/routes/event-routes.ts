@@ -27,7 +27,7 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
       tag: 'events',
       summary: "The wallet's events: oldest first after a cursor, or newest first",
       description:
-        'For clients that poll (order=asc, the default): pass the previous page\'s next_cursor as `after` to go on; with no new event, next_cursor still tells where to poll from next. For recent history (order=desc): newest first, the next page with `before` = next_cursor. Events are kept EVENT_RETENTION_DAYS (30 by default). Takes an API key or a dashboard token; a wallet sees only its own events.',
+        "For clients that poll (order=asc, the default): pass the previous page's next_cursor as `after` to go on; with no new event, next_cursor still tells where to poll from next. For recent history (order=desc): newest first, the next page with `before` = next_cursor. Events are kept EVENT_RETENTION_DAYS (30 by default). Takes an API key or a dashboard token; a wallet sees only its own events.",
       auth: 'api_key',
       scope: 'events:read',
       heavyRead: true,
@@ -35,7 +35,14 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of events.', body: c.EventListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ principal, query }) => {
         const { after, before, order, types } = query;
-        const input = { wallet: principal.wallet, limit: query.limit ?? 50, ...(after !== undefined && { after }), ...(before !== undefined && { before }), ...(order !== undefined && { order }), ...(types !== undefined && { types }) };
+        const input = {
+          wallet: principal.wallet,
+          limit: query.limit ?? 50,
+          ...(after !== undefined && { after }),
+          ...(before !== undefined && { before }),
+          ...(order !== undefined && { order }),
+          ...(types !== undefined && { types }),
+        };
         const page = orProblem(await d.list.execute(input), eventProblem);
         return { status: 200, body: { items: page.items, next_cursor: page.nextCursor, has_more: page.hasMore } };
       },
@@ -57,7 +64,12 @@ export function eventRoutes(d: EventRouteDeps): AnyRoute[] {
         const lastEventId = ctx.get('Last-Event-ID');
         const after = lastEventId !== '' ? lastEventId : query.after;
         const { startId, events } = orProblem(
-          await d.follow.open({ wallet: principal.wallet, ...(after !== undefined && { after }), ...(query.types !== undefined && { types: query.types }), signal: controller.signal }),
+          await d.follow.open({
+            wallet: principal.wallet,
+            ...(after !== undefined && { after }),
+            ...(query.types !== undefined && { types: query.types }),
+            signal: controller.signal,
+          }),
           eventProblem,
         );
         const stop = () => controller.abort();
@@ -121,7 +133,8 @@ export const EVENT_WEBHOOK: WebhookDoc = {
   headers: {
     'webhook-id': 'The event id (evt_…): the same on every retry of this event.',
     'webhook-timestamp': 'When this attempt was signed, in whole seconds since the epoch.',
-    'webhook-signature': 'Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the base64-decoded secret after whsec_; two during a secret rotation.',
+    'webhook-signature':
+      'Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the base64-decoded secret after whsec_; two during a secret rotation.',
   },
   responses: { '2XX': 'Received.', '410': 'Gone: no more deliveries; the endpoint is turned off.' },
 };

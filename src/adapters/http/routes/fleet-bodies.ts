@@ -126,7 +126,12 @@ export function statsBody(s: WalletStats) {
     },
     api_keys: { requests: s.apiKeys.requests, errors: s.apiKeys.errors, error_rate: s.apiKeys.errorRate },
     proofs_submitted: s.proofsSubmitted,
-    verifications: { total: s.verifications.total, successful: s.verifications.successful, failed: s.verifications.failed, success_rate: s.verifications.successRate },
+    verifications: {
+      total: s.verifications.total,
+      successful: s.verifications.successful,
+      failed: s.verifications.failed,
+      success_rate: s.verifications.successRate,
+    },
     activity: {
       first_at: isoOrNull(s.activity.firstMs),
       last_at: isoOrNull(s.activity.lastMs),

@@ -38,6 +38,6 @@ export function fleetProblem(e: FleetError): HttpError {
 
 /** What the fleet's error statuses mean, in the OpenAPI document of every route of the family (/v1 and /acto). */
 export const fleetErrors = errorResponses({
-  404: 'No such device or group for this wallet (another wallet\'s are never revealed).',
+  404: "No such device or group for this wallet (another wallet's are never revealed).",
   409: 'A group of that name exists, or the wallet has the most groups allowed.',
 });

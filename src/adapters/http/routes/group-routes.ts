@@ -36,7 +36,10 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       query: c.GroupListQuery,
       responses: { 200: { description: 'A page of groups.', body: c.GroupListResponse }, ...errors(400, 422, ...AUTHED) },
       handle: async ({ query, principal }) => {
-        const page = orProblem(await d.listGroups.execute({ wallet: principal.wallet, limit: query.limit ?? 50, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }), fleetProblem);
+        const page = orProblem(
+          await d.listGroups.execute({ wallet: principal.wallet, limit: query.limit ?? 50, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }),
+          fleetProblem,
+        );
         return { status: 200, body: { items: page.items.map(groupBody), next_cursor: page.nextCursor } };
       },
     }),
@@ -51,8 +54,15 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       body: c.CreateGroupBody,
       responses: { 201: { description: 'The new, empty group.', body: c.GroupResponse }, ...errors(...BODY, 409, ...AUTHED) },
       handle: async ({ body, principal }) => {
-        const group = orProblem(await d.createGroup.execute({ wallet: principal.wallet, name: body.name, description: body.description ?? null, color: body.color ?? null }), fleetProblem);
-        return { status: 201, body: groupBody({ ...group, deviceCount: 0, deviceIds: [] }), headers: { Location: `/v1/fleet/groups/${encodeURIComponent(group.groupId)}` } };
+        const group = orProblem(
+          await d.createGroup.execute({ wallet: principal.wallet, name: body.name, description: body.description ?? null, color: body.color ?? null }),
+          fleetProblem,
+        );
+        return {
+          status: 201,
+          body: groupBody({ ...group, deviceCount: 0, deviceIds: [] }),
+          headers: { Location: `/v1/fleet/groups/${encodeURIComponent(group.groupId)}` },
+        };
       },
     }),
     route({
@@ -64,7 +74,10 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       auth: jwt,
       params: c.GroupIdParams,
       responses: { 200: { description: 'The group.', body: c.GroupResponse }, ...errors(404, ...AUTHED) },
-      handle: async ({ params, principal }) => ({ status: 200, body: groupBody(orProblem(await d.getGroup.execute({ wallet: principal.wallet, groupId: params.group_id }), fleetProblem)) }),
+      handle: async ({ params, principal }) => ({
+        status: 200,
+        body: groupBody(orProblem(await d.getGroup.execute({ wallet: principal.wallet, groupId: params.group_id }), fleetProblem)),
+      }),
     }),
     route({
       method: 'patch',
@@ -83,7 +96,10 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(body.color !== undefined ? { color: body.color } : {}),
         };
-        return { status: 200, body: groupBody(orProblem(await d.updateGroup.execute({ wallet: principal.wallet, groupId: params.group_id, edit }), fleetProblem)) };
+        return {
+          status: 200,
+          body: groupBody(orProblem(await d.updateGroup.execute({ wallet: principal.wallet, groupId: params.group_id, edit }), fleetProblem)),
+        };
       },
     }),
     route({
@@ -92,11 +108,15 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       operationId: 'assignDevices',
       tag: 'fleet',
       summary: 'Put devices in a group',
-      description: 'A device is in at most one group: assigning moves it out of its previous one. All or nothing: ids the wallet has no device for give 404 naming them, and nothing changes.',
+      description:
+        'A device is in at most one group: assigning moves it out of its previous one. All or nothing: ids the wallet has no device for give 404 naming them, and nothing changes.',
       auth: jwt,
       params: c.GroupIdParams,
       body: c.DeviceIdsBody,
-      responses: { 200: { description: 'The group after the change; changed counts devices that moved.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
+      responses: {
+        200: { description: 'The group after the change; changed counts devices that moved.', body: c.MembershipResponse },
+        ...errors(...BODY, 404, ...AUTHED),
+      },
       handle: async ({ params, body, principal }) => {
         const change = orProblem(await d.assign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { group: groupBody(change.group), changed: change.changed } };
@@ -112,7 +132,10 @@ export function groupRoutes(d: GroupRouteDeps): AnyRoute[] {
       auth: jwt,
       params: c.GroupIdParams,
       body: c.DeviceIdsBody,
-      responses: { 200: { description: 'The group after the change; changed counts devices taken out.', body: c.MembershipResponse }, ...errors(...BODY, 404, ...AUTHED) },
+      responses: {
+        200: { description: 'The group after the change; changed counts devices taken out.', body: c.MembershipResponse },
+        ...errors(...BODY, 404, ...AUTHED),
+      },
       handle: async ({ params, body, principal }) => {
         const change = orProblem(await d.unassign.execute({ wallet: principal.wallet, groupId: params.group_id, deviceIds: body.device_ids }), fleetProblem);
         return { status: 200, body: { group: groupBody(change.group), changed: change.changed } };

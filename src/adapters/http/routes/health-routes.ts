@@ -24,9 +24,9 @@ export function healthRoutes(d: HealthRouteDeps): AnyRoute[] {
       path: '/v1/fleet/devices/{device_id}/health',
       operationId: 'reportDeviceHealth',
       tag: 'fleet',
-      summary: 'Report a device\'s health',
+      summary: "Report a device's health",
       description:
-        'Takes an API key as well as a dashboard token: a robot holds a key, not a wallet, and reports its own health. Creates the device if the wallet has not seen it, and shows it again if it was hidden. Every reading is optional and kept as sent; `temperature` and `uptime_seconds` are other names of `temperature_c` and `uptime_s` (both names of one reading must agree). Without `status` the registry derives one from the readings (docs/fleet-and-scoring.md) and says so with `status_derived`. The report is stamped with the registry\'s clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.',
+        "Takes an API key as well as a dashboard token: a robot holds a key, not a wallet, and reports its own health. Creates the device if the wallet has not seen it, and shows it again if it was hidden. Every reading is optional and kept as sent; `temperature` and `uptime_seconds` are other names of `temperature_c` and `uptime_s` (both names of one reading must agree). Without `status` the registry derives one from the readings (docs/fleet-and-scoring.md) and says so with `status_derived`. The report is stamped with the registry's clock; each device keeps its latest HEALTH_HISTORY_LIMIT reports.",
       auth: 'api_key',
       scope: 'health:write',
       params: c.DeviceIdParams,
@@ -58,8 +58,8 @@ export function healthRoutes(d: HealthRouteDeps): AnyRoute[] {
       path: '/v1/fleet/devices/{device_id}/health',
       operationId: 'getDeviceHealth',
       tag: 'fleet',
-      summary: 'A device\'s latest health report',
-      description: '`health` is null when the device never reported. Another wallet\'s device is 404.',
+      summary: "A device's latest health report",
+      description: "`health` is null when the device never reported. Another wallet's device is 404.",
       auth: jwt,
       params: c.DeviceIdParams,
       responses: { 200: { description: 'The latest report.', body: c.LatestHealthResponse }, ...errors(404, ...AUTHED) },
@@ -106,6 +106,7 @@ export function sdkReadings(body: SdkReadingsBody): ReportedReadings {
 /** One reading sent under either of its two names; both names with different values is a 422. */
 function oneReading<K extends string, A extends string>(body: Partial<Record<K | A, number | null>>, name: K, alias: A): number | null {
   const [a, b] = [body[name] ?? null, body[alias] ?? null];
-  if (a !== null && b !== null && a !== b) throw new HttpError(422, `${name} and ${alias} are one reading and must agree (got ${a} and ${b})`, { code: 'validation_error', path: alias });
+  if (a !== null && b !== null && a !== b)
+    throw new HttpError(422, `${name} and ${alias} are one reading and must agree (got ${a} and ${b})`, { code: 'validation_error', path: alias });
   return a ?? b;
 }

@@ -12,7 +12,8 @@ import { HttpError } from '../http-error.js';
 export type InvalidKeyCursor = { readonly _tag: 'InvalidKeyCursor' };
 
 /** Every business failure of the identity use cases (sign-in, keys, access checks). */
-export type IdentityFailure = SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | NotASession | InvalidKeyCursor | InvalidKeyGrant;
+export type IdentityFailure =
+  SignInFailure | TooManyKeys | InvalidText | KeyNotFound | InvalidAddress | TooManyOwners | NotASession | InvalidKeyCursor | InvalidKeyGrant;
 
 /** Each failure to its status: 401 for every challenge or signature problem; balance failures as authentication makes them. */
 export function identityProblem(f: IdentityFailure): HttpError {

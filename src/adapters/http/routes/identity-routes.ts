@@ -50,7 +50,7 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       tag: 'identity',
       summary: 'Finish wallet sign-in: exchange the signed challenge for a dashboard token (JWT)',
       description:
-        'The challenge must be the exact text issued to this wallet, unexpired and unused; the signature is base64 of the wallet\'s Ed25519 signature over it; the wallet must hold the minimum token balance. Returns an HS256 JWT (sub = wallet). Rate limited per IP.',
+        "The challenge must be the exact text issued to this wallet, unexpired and unused; the signature is base64 of the wallet's Ed25519 signature over it; the wallet must hold the minimum token balance. Returns an HS256 JWT (sub = wallet). Rate limited per IP.",
       auth: 'none',
       ipRateLimit: 'sign_in',
       body: c.VerifyBody,
@@ -58,7 +58,11 @@ export function identityRoutes(d: IdentityRouteDeps): AnyRoute[] {
       handle: async ({ body }) => {
         const signedIn = await d.completeSignIn.execute({ wallet: body.wallet_address, signatureB64: body.signature, challenge: body.challenge });
         const { accessToken, expiresInS, wallet } = orProblem(signedIn, identityProblem);
-        return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: expiresInS, wallet_address: wallet }, headers: { 'Cache-Control': 'no-store' } };
+        return {
+          status: 200,
+          body: { access_token: accessToken, token_type: 'Bearer', expires_in: expiresInS, wallet_address: wallet },
+          headers: { 'Cache-Control': 'no-store' },
+        };
       },
     }),
     route({

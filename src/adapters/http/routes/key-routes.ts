@@ -83,7 +83,8 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       operationId: 'listApiKeys',
       tag: 'identity',
       summary: "List the wallet's API keys with their grants and usage",
-      description: 'request_count counts every request made with the key (those refused because it is disabled, expired or lacks a scope included); error_count those answered with a status ≥ 400; error_rate is their ratio.',
+      description:
+        'request_count counts every request made with the key (those refused because it is disabled, expired or lacks a scope included); error_count those answered with a status ≥ 400; error_rate is their ratio.',
       auth: 'jwt',
       query: c.KeyListQuery,
       responses: { 200: { description: 'A page of keys, oldest first.', body: c.KeyListResponse }, ...errors(400, 422, ...AUTHED) },
@@ -186,7 +187,9 @@ function decodeKeyCursor(text: string): KeyPosition | null {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return null;
     const [createdAtMs, keyId] = value as [unknown, unknown];
-    return Number.isSafeInteger(createdAtMs) && typeof keyId === 'string' && keyId.length >= 1 && keyId.length <= 64 ? { createdAtMs: createdAtMs as number, keyId } : null;
+    return Number.isSafeInteger(createdAtMs) && typeof keyId === 'string' && keyId.length >= 1 && keyId.length <= 64
+      ? { createdAtMs: createdAtMs as number, keyId }
+      : null;
   } catch {
     return null;
   }

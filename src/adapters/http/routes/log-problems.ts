@@ -6,7 +6,11 @@ import { errorResponses } from './error-responses.js';
 export function logProblem(e: LogQueryFailure): HttpError {
   switch (e._tag) {
     case 'NotInLog':
-      return new HttpError(404, 'this proof is not in the log yet: no published checkpoint covers it (the next one will, within LOG_CHECKPOINT_INTERVAL_MS of its acceptance)', { code: 'not_in_log' });
+      return new HttpError(
+        404,
+        'this proof is not in the log yet: no published checkpoint covers it (the next one will, within LOG_CHECKPOINT_INTERVAL_MS of its acceptance)',
+        { code: 'not_in_log' },
+      );
     case 'TreeSizeOutOfRange':
       return new HttpError(422, e.detail, { code: 'invalid_tree_size' });
     case 'TileNotFound':

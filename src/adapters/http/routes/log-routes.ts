@@ -27,13 +27,21 @@ const TreeSize = documented(
   new t.Type<number, number, unknown>(
     'tree_size',
     (u): u is number => typeof u === 'number',
-    (u, c) => (typeof u === 'string' && /^[1-9]\d{0,15}$/.test(u) && Number.isSafeInteger(Number(u)) ? t.success(Number(u)) : t.failure(u, c, 'must be a tree size: a whole number from 1')),
+    (u, c) =>
+      typeof u === 'string' && /^[1-9]\d{0,15}$/.test(u) && Number.isSafeInteger(Number(u))
+        ? t.success(Number(u))
+        : t.failure(u, c, 'must be a tree size: a whole number from 1'),
     t.identity,
   ),
   { type: 'integer', minimum: 1 },
 );
 const LeafId = documented(
-  new t.Type<string>('proof_id', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' && /^[0-9a-f]{64}$/.test(u) ? t.success(u) : t.failure(u, c, 'must be a proof id: 64 lowercase hex digits')), t.identity),
+  new t.Type<string>(
+    'proof_id',
+    (u): u is string => typeof u === 'string',
+    (u, c) => (typeof u === 'string' && /^[0-9a-f]{64}$/.test(u) ? t.success(u) : t.failure(u, c, 'must be a proof id: 64 lowercase hex digits')),
+    t.identity,
+  ),
   { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The proof id (its payload_hash): the leaf data, hex-decoded.' },
 );
 const HexHashes = t.array(t.string);
@@ -89,12 +97,15 @@ export function logRoutes(d: LogRouteDeps): AnyRoute[] {
       operationId: 'getLogInclusion',
       summary: "A proof's inclusion proof",
       description:
-        'RFC 9162 audit path of the proof\'s leaf, against the latest checkpoint (then `checkpoint` is its signed note, so the answer checks on its own) or, with tree_size, against that published size (log_index < tree_size ≤ latest). Hashes in lowercase hex.',
+        "RFC 9162 audit path of the proof's leaf, against the latest checkpoint (then `checkpoint` is its signed note, so the answer checks on its own) or, with tree_size, against that published size (log_index < tree_size ≤ latest). Hashes in lowercase hex.",
       params: t.type({ proof_id: LeafId }),
       query: t.partial({ tree_size: TreeSize }),
       responses: { 200: { description: 'The inclusion proof.', body: InclusionResponse }, ...errors(404, 422, 429, 503) },
       handle: async ({ params, query }) => {
-        const proof = orProblem(await d.inclusion.execute({ leaf: hexToBytes(params.proof_id)!, ...(query.tree_size !== undefined ? { treeSize: query.tree_size } : {}) }), logProblem);
+        const proof = orProblem(
+          await d.inclusion.execute({ leaf: hexToBytes(params.proof_id)!, ...(query.tree_size !== undefined ? { treeSize: query.tree_size } : {}) }),
+          logProblem,
+        );
         return {
           status: 200,
           body: {
@@ -113,7 +124,8 @@ export function logRoutes(d: LogRouteDeps): AnyRoute[] {
       path: '/v1/log/consistency',
       operationId: 'getLogConsistency',
       summary: 'A consistency proof between two tree sizes',
-      description: 'RFC 9162 consistency proof that the tree of `second` leaves extends the tree of `first` (0 < first ≤ second ≤ the latest size; other sizes: 422). Hashes in lowercase hex.',
+      description:
+        'RFC 9162 consistency proof that the tree of `second` leaves extends the tree of `first` (0 < first ≤ second ≤ the latest size; other sizes: 422). Hashes in lowercase hex.',
       query: t.type({ first: TreeSize, second: TreeSize }),
       responses: { 200: { description: 'The consistency proof.', body: ConsistencyResponse }, ...errors(422, 429, 503) },
       handle: async ({ query }) => {

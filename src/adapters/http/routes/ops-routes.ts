@@ -64,14 +64,19 @@ export function opsRoutes(d: OpsRouteDeps): AnyRoute[] {
         if (token) {
           const given = /^Bearer +(\S+) *$/i.exec(ctx.get('authorization'))?.[1];
           if (given === undefined || !sameSecret(given, token)) {
-            throw new HttpError(401, 'metrics need the metrics token: Authorization: Bearer <METRICS_TOKEN>', { code: 'missing_credential' }, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+            throw new HttpError(
+              401,
+              'metrics need the metrics token: Authorization: Bearer <METRICS_TOKEN>',
+              { code: 'missing_credential' },
+              { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+            );
           }
           ctx.set('Cache-Control', 'no-store');
         }
         return {
-        status: 200,
-        body: await d.metrics.registry.metrics(),
-        headers: { 'Content-Type': d.metrics.registry.contentType },
+          status: 200,
+          body: await d.metrics.registry.metrics(),
+          headers: { 'Content-Type': d.metrics.registry.contentType },
         };
       },
     }),

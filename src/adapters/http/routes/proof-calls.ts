@@ -34,7 +34,12 @@ export async function submitCounted(
   // The envelope's own text: the event loop need not serialize it again for the verify
   // worker, the ACTO form is judged on the numbers as sent, and it is stored as it was sent.
   const envelopeJson = submittedEnvelopeText(sent.rawBody, sent.parsed, sent.maxDepth);
-  const result = await d.submit.execute({ wallet: sent.wallet, envelope: sent.body.envelope, robotIds: sent.robotIds, ...(envelopeJson !== undefined ? { envelopeJson } : {}) });
+  const result = await d.submit.execute({
+    wallet: sent.wallet,
+    envelope: sent.body.envelope,
+    robotIds: sent.robotIds,
+    ...(envelopeJson !== undefined ? { envelopeJson } : {}),
+  });
   if (E.isLeft(result)) {
     d.metrics.proofsSubmitted.inc({ outcome: 'rejected', reason: result.left._tag });
     throw proofProblem(result.left);

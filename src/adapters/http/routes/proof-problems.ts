@@ -31,7 +31,11 @@ export function proofProblem(e: ProofsFailure): HttpError {
     case 'RobotNotAllowed':
       return robotProblem(e);
     case 'UnstorableProof':
-      return new HttpError(422, `proof not stored: ${describeUnstorable(e)}`, { code: failureCode(e._tag), path: e.path, ...(e.problem === 'too_long' && { max: e.max }) });
+      return new HttpError(422, `proof not stored: ${describeUnstorable(e)}`, {
+        code: failureCode(e._tag),
+        path: e.path,
+        ...(e.problem === 'too_long' && { max: e.max }),
+      });
     default:
       return new HttpError(422, `invalid proof: ${describeFailure(e)}`, { code: failureCode(e._tag), check: checkOf(e) });
   }

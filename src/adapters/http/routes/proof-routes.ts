@@ -46,14 +46,22 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       operationId: 'submitProof',
       tag: 'proofs',
       summary: 'Submit a proof',
-      description: 'Verifies the envelope (in the verification order of docs/protocol.md) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched. The envelope is checked and stored as the exact text sent (the spelling of its numbers, its escapes), so an envelope hashed in the ACTO form verifies as sent.',
+      description:
+        'Verifies the envelope (in the verification order of docs/protocol.md) and stores it for the wallet. Resubmitting a proof the wallet already has returns the same proof_id and leaves the stored copy untouched. The envelope is checked and stored as the exact text sent (the spelling of its numbers, its escapes), so an envelope hashed in the ACTO form verifies as sent.',
       auth: 'api_key',
       scope: 'proofs:write',
       body: c.SubmitBody,
       rawBody: true,
       responses: { 200: { description: 'Stored, or already stored.', body: c.SubmitResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ body, principal, rawBody, ctx }) => {
-        const { record, stored } = await submitCounted(d, { body, wallet: principal.wallet, robotIds: principal.grant.robotIds, rawBody, parsed: ctx.request.body, maxDepth });
+        const { record, stored } = await submitCounted(d, {
+          body,
+          wallet: principal.wallet,
+          robotIds: principal.grant.robotIds,
+          rawBody,
+          parsed: ctx.request.body,
+          maxDepth,
+        });
         return { status: 200, body: { proof_id: record.proofId, duplicate: !stored, received_at: iso(record.receivedAtMs), ...logIndexOf(record) } };
       },
     }),
@@ -64,7 +72,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       heavyRead: true,
       tag: 'proofs',
       summary: 'List proofs, newest first',
-      description: 'Takes every filter of POST /v1/proofs/search as a query parameter (created_after and created_before as RFC 3339 date-times), order included; without order, newest created_at first.',
+      description:
+        'Takes every filter of POST /v1/proofs/search as a query parameter (created_after and created_before as RFC 3339 date-times), order included; without order, newest created_at first.',
       auth: 'api_key',
       scope: 'proofs:read',
       query: c.ListQuery,
@@ -93,7 +102,8 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       heavyRead: true,
       tag: 'proofs',
       summary: 'Search proofs',
-      description: 'Filters combine with AND. created_after is inclusive, created_before exclusive; topic matches proofs with an event of that topic; text is a case-insensitive substring of task, robot and run ids and meta values. Default order desc (newest created_at first); sort_field orders by task_id, robot_id or payload_hash instead. Pages continue with next_cursor at any depth, or start offset matches in (up to 10,000, with total).',
+      description:
+        'Filters combine with AND. created_after is inclusive, created_before exclusive; topic matches proofs with an event of that topic; text is a case-insensitive substring of task, robot and run ids and meta values. Default order desc (newest created_at first); sort_field orders by task_id, robot_id or payload_hash instead. Pages continue with next_cursor at any depth, or start offset matches in (up to 10,000, with total).',
       auth: 'api_key',
       scope: 'proofs:read',
       body: c.SearchBody,
@@ -126,7 +136,10 @@ export function proofRoutes(d: ProofRouteDeps): AnyRoute[] {
       bodyLimitBytes: d.batchBodyLimitBytes,
       rawBody: true,
       responses: { 200: { description: 'One result per envelope.', body: c.BatchResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
-      handle: async ({ body, principal, rawBody }) => ({ status: 200, body: await verifyBatchCounted(d, { body, wallet: principal?.wallet, rawBody, maxDepth }) }),
+      handle: async ({ body, principal, rawBody }) => ({
+        status: 200,
+        body: await verifyBatchCounted(d, { body, wallet: principal?.wallet, rawBody, maxDepth }),
+      }),
     }),
     route({
       method: 'post',
@@ -210,7 +223,11 @@ export function summaryBody(s: ProofSummary) {
 export function recordReply(summary: object, r: Pick<ProofRecord, 'envelope' | 'envelopeJson'>): Reply {
   if (r.envelopeJson === undefined) return { status: 200, body: { ...summary, envelope: r.envelope } };
   const head = JSON.stringify(summary);
-  return { status: 200, body: `${head.slice(0, -1)}${head === '{}' ? '' : ','}"envelope":${r.envelopeJson}}`, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+  return {
+    status: 200,
+    body: `${head.slice(0, -1)}${head === '{}' ? '' : ','}"envelope":${r.envelopeJson}}`,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  };
 }
 
 type SearchPage = SearchResult & { readonly limit: number; readonly offset?: number };

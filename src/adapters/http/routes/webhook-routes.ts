@@ -38,7 +38,12 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       responses: { 201: { description: 'Created; `secret` is shown this once.', body: c.CreatedEndpointResponse }, ...errors(400, 413, 415, 422, ...AUTHED) },
       handle: async ({ principal, body }) => {
         const { endpoint, secret } = orProblem(
-          await d.create.execute({ wallet: principal.wallet, url: body.url, ...(body.event_types !== undefined && { eventTypes: body.event_types }), ...(body.description !== undefined && { description: body.description }) }),
+          await d.create.execute({
+            wallet: principal.wallet,
+            url: body.url,
+            ...(body.event_types !== undefined && { eventTypes: body.event_types }),
+            ...(body.description !== undefined && { description: body.description }),
+          }),
           eventProblem,
         );
         return { status: 201, body: { ...endpointJson(endpoint), secret }, headers: NO_STORE };
@@ -61,7 +66,10 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       summary: 'One webhook endpoint',
       params: c.EndpointParams,
       responses: { 200: { description: 'The endpoint.', body: c.EndpointResponse }, ...errors(400, 404, ...AUTHED) },
-      handle: async ({ principal, params }) => ({ status: 200, body: endpointJson(orProblem(await d.read.get(principal.wallet, params.endpoint_id), eventProblem)) }),
+      handle: async ({ principal, params }) => ({
+        status: 200,
+        body: endpointJson(orProblem(await d.read.get(principal.wallet, params.endpoint_id), eventProblem)),
+      }),
     }),
     route({
       ...base,
@@ -73,8 +81,16 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       body: c.UpdateWebhookBody,
       responses: { 200: { description: 'The endpoint as it is now.', body: c.EndpointResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
       handle: async ({ principal, params, body }) => {
-        const edit = { ...(body.url !== undefined && { url: body.url }), ...(body.event_types !== undefined && { eventTypes: body.event_types }), ...(body.description !== undefined && { description: body.description }), ...(body.enabled !== undefined && { enabled: body.enabled }) };
-        return { status: 200, body: endpointJson(orProblem(await d.update.execute({ wallet: principal.wallet, endpointId: params.endpoint_id, edit }), eventProblem)) };
+        const edit = {
+          ...(body.url !== undefined && { url: body.url }),
+          ...(body.event_types !== undefined && { eventTypes: body.event_types }),
+          ...(body.description !== undefined && { description: body.description }),
+          ...(body.enabled !== undefined && { enabled: body.enabled }),
+        };
+        return {
+          status: 200,
+          body: endpointJson(orProblem(await d.update.execute({ wallet: principal.wallet, endpointId: params.endpoint_id, edit }), eventProblem)),
+        };
       },
     }),
     route({
@@ -96,13 +112,25 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       path: '/v1/webhooks/{endpoint_id}/rotate-secret',
       operationId: 'rotateWebhookSecret',
       summary: 'Give an endpoint a new signing secret',
-      description: 'The new secret is in this answer only. For overlap_s seconds (a day by default) deliveries carry two signatures, with the new and the old secret, so the receiver can switch without refusing any.',
+      description:
+        'The new secret is in this answer only. For overlap_s seconds (a day by default) deliveries carry two signatures, with the new and the old secret, so the receiver can switch without refusing any.',
       params: c.EndpointParams,
       body: c.RotateSecretBody,
       responses: { 200: { description: 'The new secret, shown this once.', body: c.RotatedSecretResponse }, ...errors(400, 404, 413, 415, 422, ...AUTHED) },
       handle: async ({ principal, params, body }) => {
-        const { endpoint, secret } = orProblem(await d.rotate.execute({ wallet: principal.wallet, endpointId: params.endpoint_id, ...(body.overlap_s !== undefined && { overlapS: body.overlap_s }) }), eventProblem);
-        return { status: 200, body: { endpoint_id: endpoint.endpointId, secret, previous_secret_expires_at: endpointJson(endpoint).previous_secret_expires_at }, headers: NO_STORE };
+        const { endpoint, secret } = orProblem(
+          await d.rotate.execute({
+            wallet: principal.wallet,
+            endpointId: params.endpoint_id,
+            ...(body.overlap_s !== undefined && { overlapS: body.overlap_s }),
+          }),
+          eventProblem,
+        );
+        return {
+          status: 200,
+          body: { endpoint_id: endpoint.endpointId, secret, previous_secret_expires_at: endpointJson(endpoint).previous_secret_expires_at },
+          headers: NO_STORE,
+        };
       },
     }),
     route({
@@ -131,7 +159,14 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of deliveries.', body: c.DeliveryListResponse }, ...errors(400, 404, 422, ...AUTHED) },
       handle: async ({ principal, params, query }) => {
         const before = query.cursor === undefined ? undefined : deliveryCursorOf(query.cursor);
-        const page = orProblem(await d.deliveries.list(principal.wallet, params.endpoint_id, { limit: query.limit ?? 50, ...(before !== undefined && { before }), ...(query.state !== undefined && { state: query.state }) }), eventProblem);
+        const page = orProblem(
+          await d.deliveries.list(principal.wallet, params.endpoint_id, {
+            limit: query.limit ?? 50,
+            ...(before !== undefined && { before }),
+            ...(query.state !== undefined && { state: query.state }),
+          }),
+          eventProblem,
+        );
         return { status: 200, body: { items: page.items.map(deliveryJson), next_cursor: page.next === null ? null : String(page.next) } };
       },
     }),
@@ -157,7 +192,10 @@ export function webhookRoutes(d: WebhookRouteDeps): AnyRoute[] {
       params: c.DeliveryParams,
       responses: { 202: { description: 'Due now; the next free sender takes it.', body: c.DeliveryResponse }, ...errors(400, 404, ...AUTHED) },
       handle: async ({ principal, params }) => {
-        const delivery = orProblem(await d.deliveries.redeliver(principal.wallet, params.endpoint_id, deliveryIdOf(params.delivery_id), d.clock.nowMs()), eventProblem);
+        const delivery = orProblem(
+          await d.deliveries.redeliver(principal.wallet, params.endpoint_id, deliveryIdOf(params.delivery_id), d.clock.nowMs()),
+          eventProblem,
+        );
         return { status: 202, body: deliveryJson(delivery) };
       },
     }),

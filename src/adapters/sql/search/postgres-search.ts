@@ -80,12 +80,24 @@ export class PostgresSearch implements SearchDialect {
   async slice({ q, listPast, probe, need, found, at }: SliceRead): Promise<Record<string, unknown> | undefined> {
     const orderBy = at.segment.orderBy;
     // The same tests as a slice's on SQLite, as a column instead of a filter.
-    const tests = [...(q.topic !== undefined ? [this.topicInOrder(q.topic)] : []), ...(q.text !== undefined ? [this.textCondition(q.text, { inOrder: true })] : [])];
+    const tests = [
+      ...(q.topic !== undefined ? [this.topicInOrder(q.topic)] : []),
+      ...(q.text !== undefined ? [this.textCondition(q.text, { inOrder: true })] : []),
+    ];
     const bindings = tests.flatMap(([, b]) => b);
     const slice = listPast()
-      .select([...SUMMARY_COLUMNS.map((c) => `proofs.${c}`), this.knex.raw(`(${tests.map(([sql]) => sql).join(' and ')}) as slice_hit`, bindings), this.knex.raw(`row_number() over (order by ${orderBy}) as slice_row`)])
+      .select([
+        ...SUMMARY_COLUMNS.map((c) => `proofs.${c}`),
+        this.knex.raw(`(${tests.map(([sql]) => sql).join(' and ')}) as slice_hit`, bindings),
+        this.knex.raw(`row_number() over (order by ${orderBy}) as slice_row`),
+      ])
       .limit(probe);
-    const rows = (await this.knex.from(slice.as('slice')).select('*').whereRaw('slice_hit or slice_row = ?', [probe]).orderByRaw(orderBy).limit(need + 1)) as Array<SummaryRow & { slice_hit: boolean; slice_row: number | string }>;
+    const rows = (await this.knex
+      .from(slice.as('slice'))
+      .select('*')
+      .whereRaw('slice_hit or slice_row = ?', [probe])
+      .orderByRaw(orderBy)
+      .limit(need + 1)) as Array<SummaryRow & { slice_hit: boolean; slice_row: number | string }>;
     let taken = 0;
     for (const { slice_hit: hit, slice_row: _row, ...row } of rows) if (hit && taken++ < need) found.push(row as SummaryRow);
     const last = rows.find((r) => Number(r.slice_row) === probe);

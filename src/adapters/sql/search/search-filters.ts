@@ -6,7 +6,14 @@ import type { ReadHow, SearchDialect } from './search-dialect.js';
 export type Filters = Omit<ProofQuery, 'text'> & { readonly text?: string };
 
 /** The wallet's proofs that pass the query's filters, as a query to add columns, order and limits to. */
-export function filtered(knex: Knex, dialect: SearchDialect, key: number, q: Filters, from: Knex.QueryBuilder = knex('proofs'), how: ReadHow = {}): Knex.QueryBuilder {
+export function filtered(
+  knex: Knex,
+  dialect: SearchDialect,
+  key: number,
+  q: Filters,
+  from: Knex.QueryBuilder = knex('proofs'),
+  how: ReadHow = {},
+): Knex.QueryBuilder {
   const query = from.where('proofs.wallet_id', key);
   if (q.taskId !== undefined) query.where('task_id', q.taskId);
   if (q.robotId !== undefined) query.where('robot_id', q.robotId);

@@ -61,6 +61,8 @@ export const DEFAULT_SEARCH_TUNING: SearchTuning = {
 
 /** The tuning of `options` (any object that may name some of its fields), the defaults for the rest. */
 export function searchTuning(options: Partial<SearchTuning>): SearchTuning {
-  const named = Object.fromEntries(Object.keys(DEFAULT_SEARCH_TUNING).flatMap((k) => (options[k as keyof SearchTuning] === undefined ? [] : [[k, options[k as keyof SearchTuning]]])));
+  const named = Object.fromEntries(
+    Object.keys(DEFAULT_SEARCH_TUNING).flatMap((k) => (options[k as keyof SearchTuning] === undefined ? [] : [[k, options[k as keyof SearchTuning]]])),
+  );
   return { ...DEFAULT_SEARCH_TUNING, ...named };
 }

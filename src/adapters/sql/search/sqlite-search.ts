@@ -7,7 +7,12 @@ import { ftsPhrase, indexable, likePattern, type Hits } from './search-text.js';
 import type { SearchTuning } from './search-tuning.js';
 
 /** The index each equality filter of a list is read through when a slice in time order is walked (walkedList). */
-const FILTER_INDEXES = { taskId: 'proofs_wallet_task_created', robotId: 'proofs_wallet_robot_created', runId: 'proofs_wallet_run_created', signerPublicKeyB64: 'proofs_wallet_signer_created' } as const;
+const FILTER_INDEXES = {
+  taskId: 'proofs_wallet_task_created',
+  robotId: 'proofs_wallet_robot_created',
+  runId: 'proofs_wallet_run_created',
+  signerPublicKeyB64: 'proofs_wallet_signer_created',
+} as const;
 
 /**
  * The search on SQLite (docs/design/search.md, "SQLite"). A needle's proofs come from the FTS5
@@ -36,7 +41,9 @@ export class SqliteSearch implements SearchDialect {
   sortsByIndex(q: ProofQuery, sort: ProofSortField): boolean {
     if (sort === 'created_at') return true;
     const own = sort === 'task_id' ? 'taskId' : sort === 'robot_id' ? 'robotId' : undefined;
-    const filters = (['taskId', 'robotId', 'runId', 'signerPublicKeyB64', 'createdAfterMs', 'createdBeforeMs', 'topic', 'text'] as const).filter((k) => q[k] !== undefined && k !== own);
+    const filters = (['taskId', 'robotId', 'runId', 'signerPublicKeyB64', 'createdAfterMs', 'createdBeforeMs', 'topic', 'text'] as const).filter(
+      (k) => q[k] !== undefined && k !== own,
+    );
     return filters.length === 0;
   }
 
@@ -62,7 +69,10 @@ export class SqliteSearch implements SearchDialect {
       // names it there (its hits in the range, read once); any other is tested on its row.
       const [lo, hi] = how.guess;
       const [hits, hitBindings] = hitsInRanges(text, [how.guess]);
-      return [`case when proofs.id between ? and ? then proofs.id in (${hits}) else proofs.search_text like ? escape '\\' end`, [lo, hi, ...hitBindings, likePattern(text)]];
+      return [
+        `case when proofs.id between ? and ? then proofs.id in (${hits}) else proofs.search_text like ? escape '\\' end`,
+        [lo, hi, ...hitBindings, likePattern(text)],
+      ];
     }
     if (how.hitRanges !== undefined && indexable(text)) {
       // The hits in the ranges are the matches (hitsInRanges). `walk`: the unary + keeps
@@ -92,7 +102,12 @@ export class SqliteSearch implements SearchDialect {
     let from = { end: at.end, endKey: at.endKey };
     let boundary: Record<string, unknown> | undefined;
     for (let done = 0; done < probe; done += this.tuning.sqliteChunk) {
-      boundary = await this.readChunk({ ...read, probe: Math.min(this.tuning.sqliteChunk, probe - done), need: need - (found.length - before), at: { ...at, ...from } });
+      boundary = await this.readChunk({
+        ...read,
+        probe: Math.min(this.tuning.sqliteChunk, probe - done),
+        need: need - (found.length - before),
+        at: { ...at, ...from },
+      });
       if (!boundary || found.length - before >= need) return boundary;
       from = { end: at.columns.map((c) => boundary![c.name] as Knex.Value), endKey: Number(boundary.slice_key) };
     }
@@ -114,17 +129,27 @@ export class SqliteSearch implements SearchDialect {
   private async readChunk({ key, q, listPast, probe, need, found, at }: SliceRead): Promise<Record<string, unknown> | undefined> {
     const { columns } = at;
     const list = () => listPast(at.end);
-    const boundary = (await list().select(this.knex.raw([...columns.map((c) => c.select), 'proofs.id as slice_key'].join(', '))).offset(probe - 1).limit(1))[0] as
-      | Record<string, unknown>
-      | undefined;
+    const boundary = (
+      await list()
+        .select(this.knex.raw([...columns.map((c) => c.select), 'proofs.id as slice_key'].join(', ')))
+        .offset(probe - 1)
+        .limit(1)
+    )[0] as Record<string, unknown> | undefined;
     // The slice ends at its boundary, or with the list.
-    const toBoundary = (query: Knex.QueryBuilder) => (boundary ? query.whereRaw(`${at.position} ${at.through} ${at.marks}`, columns.map((c) => boundary[c.name] as Knex.Value)) : query);
+    const toBoundary = (query: Knex.QueryBuilder) =>
+      boundary
+        ? query.whereRaw(
+            `${at.position} ${at.through} ${at.marks}`,
+            columns.map((c) => boundary[c.name] as Knex.Value),
+          )
+        : query;
     const inSlice = (query: Knex.QueryBuilder): Knex.QueryBuilder => {
       at.segment.where?.(query);
       if (at.end) query.whereRaw(`${at.position} ${at.past} ${at.marks}`, at.end);
       return toBoundary(query);
     };
-    const matches = (from: Knex.QueryBuilder | undefined, how: ReadHow) => inSlice(filtered(this.knex, this, key, q, from, { inOrder: true, ...how }).select([...SUMMARY_COLUMNS]));
+    const matches = (from: Knex.QueryBuilder | undefined, how: ReadHow) =>
+      inSlice(filtered(this.knex, this, key, q, from, { inOrder: true, ...how }).select([...SUMMARY_COLUMNS]));
     const guess = at.text && at.byTime && boundary ? await this.guessedKeys(list, at.endKey, Number(boundary.slice_key), probe) : undefined;
     if (guess) {
       found.push(...((await matches(this.walkedList(q, at), { guess }).orderByRaw(at.segment.orderBy).limit(need)) as SummaryRow[]));
@@ -135,7 +160,8 @@ export class SqliteSearch implements SearchDialect {
     // which was slower). A list not read in its index's order (`+`, sortsByIndex) is sorted for
     // its boundary already; its range is not sorted again.
     const inOrder = !at.segment.orderBy.startsWith('+');
-    const keys = () => this.knex.from((inOrder ? list().limit(probe) : toBoundary(list().clearOrder())).select(this.knex.raw('proofs.id as id')).as('slice_keys'));
+    const keys = () =>
+      this.knex.from((inOrder ? list().limit(probe) : toBoundary(list().clearOrder())).select(this.knex.raw('proofs.id as id')).as('slice_keys'));
     // The first slice looks for clusters of keys only if they are one range: its proofs are
     // few, and reading them costs less than grouping their keys.
     const hitRanges = at.text ? await this.keyRanges(keys, probe > this.tuning.textProbe) : undefined;
@@ -170,7 +196,12 @@ export class SqliteSearch implements SearchDialect {
    * each side for proofs stored a little out of order. Undefined when that range is wider than
    * `keySpanPerProof` keys a proof of the slice.
    */
-  private async guessedKeys(listPast: () => Knex.QueryBuilder, startKey: number | undefined, lastKey: number, probe: number): Promise<readonly [number, number] | undefined> {
+  private async guessedKeys(
+    listPast: () => Knex.QueryBuilder,
+    startKey: number | undefined,
+    lastKey: number,
+    probe: number,
+  ): Promise<readonly [number, number] | undefined> {
     const first = startKey ?? ((await listPast().select(this.knex.raw('proofs.id as id')).limit(1))[0] as { id: number } | undefined)?.id;
     if (first === undefined || !Number.isFinite(lastKey)) return undefined;
     const slack = Math.ceil(probe / this.tuning.entriesPerHit);
@@ -188,7 +219,11 @@ export class SqliteSearch implements SearchDialect {
    * name more hits in them than reading the slice's proofs would cost, or when they are too many.
    */
   private async keyRanges(slice: () => Knex.QueryBuilder, clusters: boolean): Promise<ReadonlyArray<readonly [number, number]> | undefined> {
-    const [row] = (await slice().select(this.knex.raw('min(id) as lo, max(id) as hi, count(*) as n'))) as Array<{ lo: number | null; hi: number | null; n: number }>;
+    const [row] = (await slice().select(this.knex.raw('min(id) as lo, max(id) as hi, count(*) as n'))) as Array<{
+      lo: number | null;
+      hi: number | null;
+      n: number;
+    }>;
     if (row?.lo == null || row.hi == null) return undefined;
     const wide = Math.max(row.n, 1) * this.tuning.keySpanPerProof;
     if (row.hi - row.lo + 1 <= wide) return [[row.lo, row.hi]];

@@ -48,7 +48,9 @@ export async function topicPage(
     const far = edge[0] === undefined ? undefined : Number(edge[0].created_at_ms);
     const hits = range(knex('proof_topics').select('proof_pk as pk'));
     if (far !== undefined) hits.where('proof_topics.created_at_ms', desc ? '>=' : '<=', far);
-    const rows = filtered(knex, dialect, key, others, knex.from(dialect.hitsTable(hits)).joinRaw(`${dialect.join} proofs on proofs.id = hit.pk`)).select([...SUMMARY_COLUMNS]);
+    const rows = filtered(knex, dialect, key, others, knex.from(dialect.hitsTable(hits)).joinRaw(`${dialect.join} proofs on proofs.id = hit.pk`)).select([
+      ...SUMMARY_COLUMNS,
+    ]);
     segment!.where?.(rows);
     found.push(...((await rows.orderByRaw(segment!.orderBy).limit(skip + want - found.length)) as SummaryRow[]));
     if (far === undefined || found.length >= skip + want) return found.slice(skip);

@@ -24,7 +24,14 @@ import { topicPage } from './topic-page.js';
  * the number of hits. The boundaries between steps are positions in the order, so the steps
  * together are the list's order exactly.
  */
-export async function wideningPage(ctx: SearchContext, key: number, q: ProofQuery, sort: Exclude<ProofSortField, 'robot_id'>, direction: 'asc' | 'desc', want: number): Promise<SummaryRow[]> {
+export async function wideningPage(
+  ctx: SearchContext,
+  key: number,
+  q: ProofQuery,
+  sort: Exclude<ProofSortField, 'robot_id'>,
+  direction: 'asc' | 'desc',
+  want: number,
+): Promise<SummaryRow[]> {
   const { knex, dialect, tuning } = ctx;
   const { text, topic, ...others } = q;
   const [segment] = ctx.order.segments(sort, direction, q.after, dialect.sortsByIndex(others, sort));
@@ -88,7 +95,8 @@ export async function wideningPage(ctx: SearchContext, key: number, q: ProofQuer
 /** How many of the wallet's proofs the topic or trigram index names, counted no further than `upTo`, by the index. */
 export async function countHits({ knex, dialect }: SearchContext, key: number, by: Hits, upTo: number): Promise<number> {
   // A topic's rows carry the wallet: its index alone answers. A needle's hits are all wallets'.
-  const named = 'topic' in by ? knex('proof_topics').where('wallet_id', key).where('topic', by.topic) : dialect.fromHits(key, by).where('proofs.wallet_id', key);
+  const named =
+    'topic' in by ? knex('proof_topics').where('wallet_id', key).where('topic', by.topic) : dialect.fromHits(key, by).where('proofs.wallet_id', key);
   const [row] = await knex.count<Array<{ n: number | string }>>({ n: '*' }).from(named.select(knex.raw('1')).limit(upTo).as('named'));
   return Number(row?.n ?? 0);
 }

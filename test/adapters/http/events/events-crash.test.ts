@@ -16,7 +16,11 @@ import { bodiesOf, startReceiver } from '../../../support/webhook-receiver.js';
 const EVENTS_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', EVENT_POLL_MS: '20', WEBHOOK_TIMEOUT_MS: '1000' };
 
 async function post(url: string, wallet: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { ...authHeaders(wallet), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { ...authHeaders(wallet), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -35,7 +39,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     let server = await childRegistry(t, env);
     t.is((await post(server.url, WALLET_A, '/v1/webhooks', { url: receiver.url, event_types: ['proof.accepted'] })).status, 201);
     const proofIds: string[] = [];
-    for (let i = 0; i < 3; i++) proofIds.push((await post(server.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `crash-${i}` }) })).body.proof_id as string);
+    for (let i = 0; i < 3; i++)
+      proofIds.push((await post(server.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `crash-${i}` }) })).body.proof_id as string);
     await receiver.until((r) => r.length >= 3, 'the three first attempts');
     const firstIds = bodiesOf(receiver.received).map((b) => b.id);
     await server.kill9();
@@ -45,7 +50,13 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     await receiver.until((r) => r.length >= 6, 'the three events again', 60_000);
     const again = receiver.received.slice(3);
     t.deepEqual(again.map((r) => r.headers['webhook-id']).sort(), [...firstIds].sort(), 'the same ids, retried');
-    t.deepEqual(bodiesOf(again).map((b) => b.data.proof_id).sort(), [...proofIds].sort(), 'every acknowledged proof announced');
+    t.deepEqual(
+      bodiesOf(again)
+        .map((b) => b.data.proof_id)
+        .sort(),
+      [...proofIds].sort(),
+      'every acknowledged proof announced',
+    );
     await server.stop();
   });
 
@@ -63,12 +74,16 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     await first.ended; // the stream ends cleanly when the service stops
     server = await childRegistry(t, env);
     const later: string[] = [];
-    for (let i = 0; i < 3; i++) later.push((await post(server.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `after-${i}` }) })).body.proof_id as string);
+    for (let i = 0; i < 3; i++)
+      later.push((await post(server.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `after-${i}` }) })).body.proof_id as string);
     const resumed = await openStream(server.url, WALLET_A, { lastEventId: first.events[1]!.id, query: '?types=proof.accepted' });
     await resumed.waitFor(3);
     post(server.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: 'live' }) }).catch(() => undefined);
     await resumed.waitFor(4);
-    t.deepEqual(resumed.events.slice(0, 3).map((e) => e.data.proof_id), later);
+    t.deepEqual(
+      resumed.events.slice(0, 3).map((e) => e.data.proof_id),
+      later,
+    );
     t.is(resumed.events[3]!.data.task_id, 'live');
     const ids = [...first.events, ...resumed.events].map((e) => e.id);
     t.deepEqual(ids, [...ids].sort(), 'in id order');
@@ -93,13 +108,23 @@ test.serial('postgres: two instances on one database deliver each event once, wh
   const streamOnTwo = await openStream(two.url, WALLET_A, { query: '?types=proof.accepted' });
   const otherWallet = await openStream(one.url, WALLET_B);
   const proofs = 30;
-  await Promise.all(Array.from({ length: proofs }, (_, i) => post(i % 2 ? one.url : two.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `two-${i}` }) })));
-  const count = (type: string) => new Set(bodiesOf(receiver.received).filter((b) => b.type === type).map((b) => b.id)).size;
+  await Promise.all(
+    Array.from({ length: proofs }, (_, i) => post(i % 2 ? one.url : two.url, WALLET_A, '/v1/proofs', { envelope: anEnvelope({ taskId: `two-${i}` }) })),
+  );
+  const count = (type: string) =>
+    new Set(
+      bodiesOf(receiver.received)
+        .filter((b) => b.type === type)
+        .map((b) => b.id),
+    ).size;
   await receiver.until(() => count('proof.accepted') === proofs && count('proof.logged') === proofs, 'every proof accepted and logged');
   // Every delivery is recorded before the count is final: none is still in flight to arrive twice.
-  const endpoint = ((await (await fetch(`${one.url}/v1/webhooks`, { headers: authHeaders(WALLET_A) })).json()) as { items: Array<{ endpoint_id: string }> }).items[0]!.endpoint_id;
+  const endpoint = ((await (await fetch(`${one.url}/v1/webhooks`, { headers: authHeaders(WALLET_A) })).json()) as { items: Array<{ endpoint_id: string }> })
+    .items[0]!.endpoint_id;
   for (;;) {
-    const pending = (await (await fetch(`${two.url}/v1/webhooks/${endpoint}/deliveries?state=pending`, { headers: authHeaders(WALLET_A) })).json()) as { items: unknown[] };
+    const pending = (await (await fetch(`${two.url}/v1/webhooks/${endpoint}/deliveries?state=pending`, { headers: authHeaders(WALLET_A) })).json()) as {
+      items: unknown[];
+    };
     if (pending.items.length === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -107,7 +107,9 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   const settled = async () => {
     for (let i = 0; i < 500; i++) {
       const pending = await Promise.all(
-        [created, narrow].map(async (e) => (await registry.call(WALLET_A, 'GET', `/v1/webhooks/${e.body.endpoint_id}/deliveries?state=pending`)).body.items.length),
+        [created, narrow].map(
+          async (e) => (await registry.call(WALLET_A, 'GET', `/v1/webhooks/${e.body.endpoint_id}/deliveries?state=pending`)).body.items.length,
+        ),
       );
       if (pending.every((n) => n === 0)) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -122,7 +124,11 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   clock.advance(600_000);
   await all.until((r) => bodiesOf(r).some((b) => b.type === 'device.status_changed' && b.data.to === 'offline'), 'the device going offline');
 
-  t.deepEqual(events.filter((e) => e instanceof Error), [], 'every delivery verifies');
+  t.deepEqual(
+    events.filter((e) => e instanceof Error),
+    [],
+    'every delivery verifies',
+  );
   const ids = bodiesOf(all.received).map((b) => b.id);
   t.deepEqual(ids, [...new Set(ids)], 'each event once (no retry was needed)');
   t.deepEqual(
@@ -132,10 +138,7 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
   );
   const ok = (events as Array<{ id: string; type: string; data: Record<string, unknown> }>).sort((a, b) => (a.id < b.id ? -1 : 1));
   const types = ok.map((e) => e.type);
-  t.deepEqual(
-    [...new Set(types)].sort(),
-    ['device.status_changed', 'key.created', 'key.deleted', 'proof.accepted', 'proof.logged', 'proof.rejected'],
-  );
+  t.deepEqual([...new Set(types)].sort(), ['device.status_changed', 'key.created', 'key.deleted', 'proof.accepted', 'proof.logged', 'proof.rejected']);
   t.is(types.filter((x) => x === 'proof.accepted').length, 1, 'a duplicate submission announces nothing');
   const statuses = ok.filter((e) => e.type === 'device.status_changed').map((e) => [e.data.from, e.data.to, e.data.why]);
   t.deepEqual(statuses, [
@@ -159,22 +162,40 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
 
   // The narrow endpoint got its one type; the feed holds what the webhook got; wallet B got nothing.
   await acceptedOnly.until((r) => r.length >= 1, 'proof.accepted');
-  t.deepEqual(bodiesOf(acceptedOnly.received).map((b) => b.type), ['proof.accepted']);
+  t.deepEqual(
+    bodiesOf(acceptedOnly.received).map((b) => b.type),
+    ['proof.accepted'],
+  );
   const feed = await registry.call(WALLET_A, 'GET', '/v1/events?limit=200');
   // Webhooks make no promise of order (deliveries run side by side); the feed is in id order.
-  t.deepEqual(feed.body.items.map((e: { id: string }) => e.id), [...ids].sort());
+  t.deepEqual(
+    feed.body.items.map((e: { id: string }) => e.id),
+    [...ids].sort(),
+  );
   t.deepEqual(other.received, []);
   t.deepEqual((await registry.call(WALLET_B, 'GET', '/v1/events')).body.items, []);
   const log = await registry.call(WALLET_A, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries?limit=200`);
   t.is(log.body.items.length, ids.length);
-  t.true(log.body.items.every((d: { state: string; attempts: number; last_status_code: number }) => d.state === 'succeeded' && d.attempts === 1 && d.last_status_code === 200));
-  t.is((await registry.call(WALLET_B, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries`)).status, 404, "another wallet's endpoint does not exist for it");
+  t.true(
+    log.body.items.every(
+      (d: { state: string; attempts: number; last_status_code: number }) => d.state === 'succeeded' && d.attempts === 1 && d.last_status_code === 200,
+    ),
+  );
+  t.is(
+    (await registry.call(WALLET_B, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries`)).status,
+    404,
+    "another wallet's endpoint does not exist for it",
+  );
 
   // Every answer, each event type's data included, is what the OpenAPI document says it is.
   const document = (await registry.call(null, 'GET', '/openapi.json')).body;
   const conforms = openApiConformance(document);
   const received = openApiWebhookConformance(document);
-  t.deepEqual(all.received.map((r) => received('event', JSON.parse(r.body))).filter((p) => p !== null), [], 'what receivers get is the documented webhook');
+  t.deepEqual(
+    all.received.map((r) => received('event', JSON.parse(r.body))).filter((p) => p !== null),
+    [],
+    'what receivers get is the documented webhook',
+  );
   const detail = await registry.call(WALLET_A, 'GET', `/v1/webhooks/${created.body.endpoint_id}/deliveries/${log.body.items[0].delivery_id}`);
   t.is(detail.body.attempts_log.length, 1);
   const checks: Array<[string, string, number, unknown]> = [
@@ -185,5 +206,8 @@ export async function scriptedScenario(t: ExecutionContext, databaseUrl: string)
     ['/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}', 'get', 200, detail.body],
     ...ok.map((e): [string, string, number, unknown] => ['/v1/events', 'get', 200, { items: [e], next_cursor: null, has_more: false }]),
   ];
-  t.deepEqual(checks.map(([path, method, status, body]) => conforms(path, method, status, body)).filter((p) => p !== null), []);
+  t.deepEqual(
+    checks.map(([path, method, status, body]) => conforms(path, method, status, body)).filter((p) => p !== null),
+    [],
+  );
 }
