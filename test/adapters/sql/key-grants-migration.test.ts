@@ -15,19 +15,17 @@ for (const [label, open] of [
   test(`${label}: 017_key_grants keeps every key made before it, with every scope and no binding, expiry or disabling`, async (t) => {
     const db: Database = await open(t);
     await migrateTo(db, migrationsBefore('017_key_grants'));
-    await db
-      .knex('api_keys')
-      .insert({
-        key_id: 'key_old',
-        wallet: WALLET_A,
-        name: 'old robot',
-        prefix: 'pr_live_old',
-        key_hash: 'c'.repeat(64),
-        created_at_ms: 1_700_000_000_000,
-        last_used_at_ms: 1_700_000_100_000,
-        request_count: 42,
-        error_count: 2,
-      });
+    await db.knex('api_keys').insert({
+      key_id: 'key_old',
+      wallet: WALLET_A,
+      name: 'old robot',
+      prefix: 'pr_live_old',
+      key_hash: 'c'.repeat(64),
+      created_at_ms: 1_700_000_000_000,
+      last_used_at_ms: 1_700_000_100_000,
+      request_count: 42,
+      error_count: 2,
+    });
     await migrateTo(db, migrations);
     const key = await new KnexKeyStore(db).findByHash('c'.repeat(64));
     t.like(key, { keyId: 'key_old', name: 'old robot', requestCount: 42, errorCount: 2, scopes: null, robotIds: null, expiresAtMs: null, disabledAtMs: null });
