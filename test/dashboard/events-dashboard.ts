@@ -90,7 +90,7 @@ export function eventsDashboard(label: string, database: Database): EventsDashbo
       startReceiver(hookContext),
     ]);
     await registry.fund(wallet.address, '50000');
-    const made = await registry.call('POST', '/v1/keys', { token: await registry.signIn(wallet), wallet: wallet.address, body: { name: 'line robots' } });
+    const made = await registry.call('POST', '/v1/keys', { credential: await registry.signIn(wallet), wallet: wallet.address, body: { name: 'line robots' } });
     key = made.body.key as string;
     proxy = await startCuttableProxy(registry.url);
     w = await openPage(chrome.browser, proxy.url, { wallet, walletName: 'Test Wallet' });

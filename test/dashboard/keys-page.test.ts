@@ -46,7 +46,11 @@ test.before(async () => {
   // Two devices in the fleet, for the form to offer.
   const token = await registry.signIn(wallet);
   for (const id of ['arm-1', 'arm-2']) {
-    const res = await registry.call('POST', `/v1/fleet/devices/${id}/health`, { token, wallet: wallet.address, body: { status: 'ok', cpu_percent: 30 } });
+    const res = await registry.call('POST', `/v1/fleet/devices/${id}/health`, {
+      credential: token,
+      wallet: wallet.address,
+      body: { status: 'ok', cpu_percent: 30 },
+    });
     if (res.status !== 201) throw new Error(`health report for ${id}: ${res.status} ${JSON.stringify(res.body)}`);
   }
   w = await openPage(chrome.browser, registry.url, { wallet, walletName: 'Test Wallet' });
@@ -152,7 +156,7 @@ test.serial('keys from the presets and from chosen scopes, bound to devices and 
   const prefix = await cell('picker arm-1', 'key-prefix');
   t.true(prefix.endsWith('…') && secrets.robot.startsWith(prefix.slice(0, -1)), prefix);
 
-  const listed = await registry.call('GET', '/v1/keys', { token: await registry.signIn(wallet), wallet: wallet.address });
+  const listed = await registry.call('GET', '/v1/keys', { credential: await registry.signIn(wallet), wallet: wallet.address });
   type Listed = { name: string; scopes: string[]; robot_ids: string[] | null; expires_at: string | null };
   const byName: Record<string, Listed> = Object.fromEntries((listed.body.items as Listed[]).map((k) => [k.name, k]));
   t.like(byName['picker arm-1'], { scopes: ['proofs:write', 'health:write'], robot_ids: ['arm-1'], expires_at: null });

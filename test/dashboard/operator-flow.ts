@@ -74,7 +74,7 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     const token = await registry.signIn(wallet);
     for (const [i, cpu] of [35, 55, 48, 82].entries()) {
       const res = await registry.call('POST', '/v1/fleet/devices/arm-1/health', {
-        token,
+        credential: token,
         wallet: wallet.address,
         body: {
           status: i === 3 ? 'degraded' : 'ok',
@@ -182,7 +182,7 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().getByRole('button', { name: 'Save group' }).click();
     await page().locator('.note-success').getByText('Saved the group “Line A”.').waitFor();
     await page().locator('.group-list .swatch').waitFor();
-    const groups = await registry.call('GET', '/v1/fleet/groups', { token: await registry.signIn(wallet), wallet: wallet.address });
+    const groups = await registry.call('GET', '/v1/fleet/groups', { credential: await registry.signIn(wallet), wallet: wallet.address });
     t.like(groups.body.items[0], { name: 'Line A', description: 'Packing line, north hall', color: '#e07b00' });
 
     await page().getByLabel('Select arm-2').check();
@@ -248,7 +248,7 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     await page().getByLabel('Description').fill('Left picker, bay 3');
     await page().getByRole('button', { name: 'Save details' }).click();
     await page().getByText('Details saved.').waitFor();
-    const device = await registry.call('GET', '/v1/fleet/devices/arm-1', { token: await registry.signIn(wallet), wallet: wallet.address });
+    const device = await registry.call('GET', '/v1/fleet/devices/arm-1', { credential: await registry.signIn(wallet), wallet: wallet.address });
     t.like(device.body, { type: 'arm', description: 'Left picker, bay 3' });
     await checkPage(t, w, shot('device-details'));
     // Hide it: it leaves the fleet list until its next report.
@@ -300,7 +300,10 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     t.regex(said, /^Included in the log at index \d+ of tree size \d+ — verified in this browser\.$/);
     const [, index, size] = /index (\d+) of tree size (\d+)/.exec(said.replace(/,/g, ''))!;
     t.true(Number(index) < Number(size));
-    const stored = await registry.call('GET', `/v1/proofs/${page().url().split('/').pop()}`, { token: await registry.signIn(wallet), wallet: wallet.address });
+    const stored = await registry.call('GET', `/v1/proofs/${page().url().split('/').pop()}`, {
+      credential: await registry.signIn(wallet),
+      wallet: wallet.address,
+    });
     t.is(Number(index), stored.body.log_index);
     await checkPage(t, w, shot('proof'));
 

@@ -48,7 +48,7 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
     await dialog.waitFor({ state: 'hidden' });
     t.false((await page().content()).includes(secret));
 
-    const stored = await d.registry().call('GET', '/v1/webhooks', { token: await d.token(), wallet: d.wallet.address });
+    const stored = await d.registry().call('GET', '/v1/webhooks', { credential: await d.token(), wallet: d.wallet.address });
     t.like(stored.body.items[0], {
       url: d.receiver().url,
       description: 'ops receiver',
@@ -85,7 +85,7 @@ export function webhooksFlow(d: EventsDashboard, o: { refusedPrivate: boolean })
   test.serial(`${d.label}: a receiver answering 500: the failed attempt and its status in the detail; redelivered once it answers 200`, async (t) => {
     // A fresh page, whose log is re-read every 30 s while nothing is due: only the stream can
     // bring the new delivery sooner, by telling the page an event for this endpoint came.
-    const [endpoint] = (await d.registry().call('GET', '/v1/webhooks', { token: await d.token(), wallet: d.wallet.address })).body.items;
+    const [endpoint] = (await d.registry().call('GET', '/v1/webhooks', { credential: await d.token(), wallet: d.wallet.address })).body.items;
     const streaming = page().waitForResponse((r) => r.url().includes('/v1/events/stream'));
     await d.go(`webhooks?endpoint=${endpoint.endpoint_id}`, 'Webhooks');
     await streaming;

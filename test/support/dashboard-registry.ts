@@ -6,6 +6,7 @@ import { IDENTITY } from '../../src/composition/identity.tokens.js';
 import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
 import { loadConfig, LOCAL_ACCESS_MINT } from '../../src/config.js';
 import { parseTokenAmount } from '../../src/domain/identity/token-amount.js';
+import { httpCall, type CallOptions, type Reply } from './http-call.js';
 import type { TestWallet } from './identity.js';
 import { clockAt, inlineVerification } from './registry.js';
 
@@ -15,8 +16,8 @@ export interface DashboardRegistry extends RunningRegistry {
   fund(address: string, amount: string): Promise<void>;
   /** connect → sign → verify with a test wallet; the dashboard token. */
   signIn(wallet: TestWallet): Promise<string>;
-  /** JSON call with a bearer credential and the wallet header. */
-  call(method: string, path: string, o?: { token?: string; wallet?: string; body?: unknown }): Promise<{ status: number; headers: Headers; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** JSON call with a bearer credential and the wallet header, as every harness sends it (http-call.ts). */
+  call(method: string, path: string, o?: CallOptions): Promise<Reply>;
 }
 
 /**
@@ -43,21 +44,7 @@ export async function startDashboardRegistry(o: { databaseUrl?: string; env?: Re
     rebind(IDENTITY.Settings).toConstantValue({ usageFlushIntervalMs: 60_000 });
   });
   const registry = await startRegistry(config, { logger, overrides: [testParts, inlineVerification, ...(o.clock ? [clockAt(o.clock)] : [])] });
-  const call: DashboardRegistry['call'] = async (method, path, c = {}) => {
-    const res = await fetch(registry.url + path, {
-      method,
-      headers: {
-        ...(c.token ? { authorization: `Bearer ${c.token}` } : {}),
-        ...(c.wallet ? { 'x-wallet-address': c.wallet } : {}),
-        ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(c.body !== undefined ? { body: JSON.stringify(c.body) } : {}),
-      redirect: 'manual',
-    });
-    const text = await res.text();
-    const json = (res.headers.get('content-type') ?? '').includes('json') && text !== '';
-    return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text };
-  };
+  const call: DashboardRegistry['call'] = (method, path, o = {}) => httpCall(registry.url, method, path, o);
   return {
     ...registry,
     balances,

@@ -20,24 +20,10 @@ import { PROOFS } from '../../src/composition/proofs.tokens.js';
 import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
 import { loadConfig } from '../../src/config.js';
 import { amount, ManualClock, MINT, silentLogger, type TestWallet } from './identity.js';
+import { httpCall, type CallOptions, type Reply } from './http-call.js';
 import { protocol } from './protocol.js';
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  // Tests read whatever the route returns.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
-
-export interface CallOptions {
-  readonly credential?: string;
-  readonly wallet?: string;
-  readonly body?: unknown;
-  /** Send `body` (a string) as it is, not JSON-encoded: for malformed bodies. */
-  readonly raw?: boolean;
-  readonly headers?: Record<string, string>;
-}
+export type { CallOptions, Reply } from './http-call.js';
 
 /**
  * The registry as production builds it (the identity slice on a migrated SQLite database),
@@ -117,21 +103,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
   const registry = await startRegistry(config, { logger: options.logger ?? silentLogger, overrides: [testParts] });
   const url = registry.url;
 
-  const call = async (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
-    const res = await fetch(url + path, {
-      method,
-      headers: {
-        ...(o.credential !== undefined ? { authorization: `Bearer ${o.credential}` } : {}),
-        ...(o.wallet !== undefined ? { 'x-wallet-address': o.wallet } : {}),
-        ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...o.headers,
-      },
-      ...(o.body !== undefined ? { body: o.raw === true ? String(o.body) : JSON.stringify(o.body) } : {}),
-    });
-    const text = await res.text();
-    const json = (res.headers.get('content-type') ?? '').includes('json') && text !== '';
-    return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text };
-  };
+  const call = (method: string, path: string, o: CallOptions = {}): Promise<Reply> => httpCall(url, method, path, o);
 
   const signIn = async (wallet: TestWallet): Promise<string> => {
     const connect = await call('POST', '/v1/auth/wallet/connect', { body: { wallet_address: wallet.address } });

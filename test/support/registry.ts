@@ -9,7 +9,8 @@ import { PROOFS } from '../../src/composition/proofs.tokens.js';
 import { startRegistry, type RunningRegistry } from '../../src/composition/root.js';
 import { loadConfig } from '../../src/config.js';
 import { protocol } from './protocol.js';
-import { authHeaders, TestAuthenticator } from './test-authenticator.js';
+import { httpCall, type Reply } from './http-call.js';
+import { TestAuthenticator } from './test-authenticator.js';
 
 /** Requests identify their wallet with the test credential (TestAuthenticator); no sign-in routes, no rate limits. */
 export const testAccess = new ContainerModule(({ rebind }) => {
@@ -31,13 +32,7 @@ export interface TestRegistry extends RunningRegistry {
   call(wallet: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
 }
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  // Tests read whatever the route returns.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
+export type { Reply } from './http-call.js';
 
 /**
  * The real registry (Koa on an ephemeral port, Knex on SQLite by default) with a test
@@ -52,21 +47,13 @@ export async function startTestRegistry(options: { env?: Record<string, string>;
   });
   return {
     ...registry,
-    call: async (wallet, method, path, body, headers = {}) => {
-      const res = await fetch(registry.url + path, {
-        method,
-        headers: {
-          ...(wallet ? authHeaders(wallet) : {}),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-      return { status: res.status, headers: res.headers, body: parsed };
-    },
+    // The test credential's shorthand over the one request every harness sends (http-call.ts).
+    call: (wallet, method, path, body, headers = {}) =>
+      httpCall(registry.url, method, path, {
+        ...(wallet ? { credential: `test:${wallet}`, wallet } : {}),
+        ...(body !== undefined ? { body, raw: typeof body === 'string' } : {}),
+        headers,
+      }),
   };
 }
 

@@ -52,8 +52,9 @@ async function signedIn(t: Parameters<typeof tempDir>[0], n: number) {
   return {
     wallet,
     keys: (...args: string[]) => run(keys, args, dir),
-    listed: async (): Promise<Listed[]> => (await registry.call('GET', '/v1/keys?limit=200', { token, wallet: wallet.address })).body.items as Listed[],
-    withKey: async (key: string) => (await registry.call('GET', '/v1/proofs', { token: key, wallet: wallet.address })).status,
+    listed: async (): Promise<Listed[]> =>
+      (await registry.call('GET', '/v1/keys?limit=200', { credential: token, wallet: wallet.address })).body.items as Listed[],
+    withKey: async (key: string) => (await registry.call('GET', '/v1/proofs', { credential: key, wallet: wallet.address })).status,
   };
 }
 

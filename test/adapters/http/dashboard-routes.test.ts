@@ -19,12 +19,12 @@ test.before(async () => {
 test.after.always(async () => registry?.close());
 
 const asAlice = (method: string, path: string, body?: unknown) =>
-  registry.call(method, path, { token, wallet: alice.address, ...(body !== undefined ? { body } : {}) });
+  registry.call(method, path, { credential: token, wallet: alice.address, ...(body !== undefined ? { body } : {}) });
 
 test.serial('the series has every hour of the last day, zeros included, with proofs, refusals and active devices per bucket', async (t) => {
   const created = await asAlice('POST', '/v1/keys', { name: 'series' });
   const key = created.body.key as string;
-  const submit = (envelope: unknown) => registry.call('POST', '/v1/proofs', { token: key, wallet: alice.address, body: { envelope } });
+  const submit = (envelope: unknown) => registry.call('POST', '/v1/proofs', { credential: key, wallet: alice.address, body: { envelope } });
   t.is((await submit(anEnvelope({ taskId: 's1', robotId: 'arm-1', createdAt: '2026-11-20T09:10:00Z' }))).status, 200);
   t.is((await submit(anEnvelope({ taskId: 's2', robotId: 'arm-2', createdAt: '2026-11-20T09:50:00Z' }))).status, 200);
   t.is((await submit(anEnvelope({ taskId: 's3', robotId: 'arm-1', createdAt: '2026-11-20T10:05:00Z' }))).status, 200);
@@ -86,11 +86,11 @@ test.serial("a key's usage has one row per day, zeros included, and moves with i
   );
   t.true(before.body.items.every((d: { request_count: number }) => d.request_count === 0));
 
-  t.is((await registry.call('GET', '/v1/proofs', { token: key, wallet: alice.address })).status, 200);
-  t.is((await registry.call('GET', '/v1/proofs/nope', { token: key, wallet: alice.address })).status, 404);
-  t.is((await registry.call('GET', '/v1/proofs', { token: key, wallet: bob.address })).status, 403);
+  t.is((await registry.call('GET', '/v1/proofs', { credential: key, wallet: alice.address })).status, 200);
+  t.is((await registry.call('GET', '/v1/proofs/nope', { credential: key, wallet: alice.address })).status, 404);
+  t.is((await registry.call('GET', '/v1/proofs', { credential: key, wallet: bob.address })).status, 403);
   clock.advance(86_400_000);
-  t.is((await registry.call('GET', '/v1/proofs', { token: key, wallet: alice.address })).status, 200);
+  t.is((await registry.call('GET', '/v1/proofs', { credential: key, wallet: alice.address })).status, 200);
   token = await registry.signIn(alice);
 
   const after = await asAlice('GET', `/v1/keys/${keyId}/usage?days=3`);
@@ -131,7 +131,7 @@ test.serial("a key's usage has one row per day, zeros included, and moves with i
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage?days=0`)).status, 422);
 
   const bobToken = await registry.signIn(bob);
-  const foreign = await registry.call('GET', `/v1/keys/${keyId}/usage`, { token: bobToken, wallet: bob.address });
+  const foreign = await registry.call('GET', `/v1/keys/${keyId}/usage`, { credential: bobToken, wallet: bob.address });
   t.is(foreign.status, 404);
   t.is((await asAlice('DELETE', `/v1/keys/${keyId}`)).status, 204);
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage`)).status, 404);

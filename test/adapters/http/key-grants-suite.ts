@@ -101,9 +101,9 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
   const clock = new ManualClock(Date.parse('2026-12-01T12:00:00Z'));
   let registry: DashboardRegistry;
   let token: string;
-  const as = (key: string) => ({ token: key, wallet: owner.address });
+  const as = (key: string) => ({ credential: key, wallet: owner.address });
   const newKey = async (body: Record<string, unknown>) => {
-    const made = await registry.call('POST', '/v1/keys', { token, wallet: owner.address, body: { name: 'k', ...body } });
+    const made = await registry.call('POST', '/v1/keys', { credential: token, wallet: owner.address, body: { name: 'k', ...body } });
     if (made.status !== 201) throw new Error(`POST /v1/keys ${made.status} ${JSON.stringify(made.body)}`);
     return made.body as { key: string; key_id: string; scopes: string[]; robot_ids: string[] | null; status: string };
   };
@@ -150,9 +150,13 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
         const r = await registry.call('POST', path, { ...as(robot.key), body: { cpu_percent: 10 } });
         t.deepEqual([r.status, r.body.code], [403, 'robot_not_allowed'], path);
       }
-      const stored = await registry.call('GET', '/v1/proofs', { token, wallet: owner.address });
+      const stored = await registry.call('GET', '/v1/proofs', { credential: token, wallet: owner.address });
       t.deepEqual(stored.body.items, [], 'no refused proof was stored');
-      t.is((await registry.call('GET', '/v1/fleet/devices/arm-2', { token, wallet: owner.address })).status, 404, 'no device was made for the refused robot');
+      t.is(
+        (await registry.call('GET', '/v1/fleet/devices/arm-2', { credential: token, wallet: owner.address })).status,
+        404,
+        'no device was made for the refused robot',
+      );
 
       const own = await registry.call('POST', '/v1/proofs', {
         ...as(robot.key),
@@ -161,7 +165,7 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
       t.is(own.status, 200);
       t.is((await registry.call('POST', '/v1/fleet/devices/arm-1/health', { ...as(robot.key), body: { cpu_percent: 12 } })).status, 201);
       t.deepEqual(
-        (await registry.call('GET', '/v1/proofs', { token, wallet: owner.address })).body.items.map((p: { proof_id: string }) => p.proof_id),
+        (await registry.call('GET', '/v1/proofs', { credential: token, wallet: owner.address })).body.items.map((p: { proof_id: string }) => p.proof_id),
         [own.body.proof_id],
       );
     },
@@ -170,29 +174,32 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
   test.serial(`${label}: a disabled key is 401 saying so and works again once enabled; an expired key is 401 saying when`, async (t) => {
     const key = await newKey({ name: 'reader', scopes: ['proofs:read'], expires_at: new Date(clock.nowMs() + 3600_000).toISOString() });
     t.is((await registry.call('GET', '/v1/proofs', as(key.key))).status, 200);
-    const off = await registry.call('PATCH', `/v1/keys/${key.key_id}`, { token, wallet: owner.address, body: { enabled: false } });
+    const off = await registry.call('PATCH', `/v1/keys/${key.key_id}`, { credential: token, wallet: owner.address, body: { enabled: false } });
     t.like(off.body, { enabled: false, status: 'disabled' });
     const refused = await registry.call('GET', '/v1/proofs', as(key.key));
     t.deepEqual([refused.status, refused.body.code], [401, 'disabled_api_key']);
     t.regex(refused.body.detail, /disabled/);
-    t.like((await registry.call('PATCH', `/v1/keys/${key.key_id}`, { token, wallet: owner.address, body: { enabled: true, name: 'auditor' } })).body, {
-      enabled: true,
-      status: 'active',
-      name: 'auditor',
-    });
+    t.like(
+      (await registry.call('PATCH', `/v1/keys/${key.key_id}`, { credential: token, wallet: owner.address, body: { enabled: true, name: 'auditor' } })).body,
+      {
+        enabled: true,
+        status: 'active',
+        name: 'auditor',
+      },
+    );
     t.is((await registry.call('GET', '/v1/proofs', as(key.key))).status, 200);
 
     clock.advance(3600_000);
     const expired = await registry.call('GET', '/v1/proofs', as(key.key));
     t.deepEqual([expired.status, expired.body.code], [401, 'expired_api_key']);
     t.is(expired.body.detail, `this API key expired at ${new Date(Date.parse('2026-12-01T13:00:00Z')).toISOString()}`);
-    const listed = await registry.call('GET', '/v1/keys', { token, wallet: owner.address });
+    const listed = await registry.call('GET', '/v1/keys', { credential: token, wallet: owner.address });
     t.like(
       listed.body.items.find((k: { key_id: string }) => k.key_id === key.key_id),
       { status: 'expired', name: 'auditor' },
     );
 
-    const usage = await registry.call('GET', `/v1/keys/${key.key_id}/usage?days=1`, { token, wallet: owner.address });
+    const usage = await registry.call('GET', `/v1/keys/${key.key_id}/usage?days=1`, { credential: token, wallet: owner.address });
     t.deepEqual(
       usage.body.endpoints.map((e: { endpoint: string; request_count: number; error_count: number }) => [e.endpoint, e.request_count, e.error_count]),
       [['GET /v1/proofs', 4, 2]],
@@ -200,7 +207,7 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
   });
 
   test.serial(`${label}: an unknown scope, no scopes, an expiry in the past or over 1,000 robots is a 422 naming it, and no key is made`, async (t) => {
-    const before = (await registry.call('GET', '/v1/keys?limit=200', { token, wallet: owner.address })).body.items.length;
+    const before = (await registry.call('GET', '/v1/keys?limit=200', { credential: token, wallet: owner.address })).body.items.length;
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ scopes: ['proofs:write', 'proofs:delete'] }, 'scopes', /unknown scope "proofs:delete"/],
       [{ scopes: [] }, 'scopes', /at least one scope/],
@@ -209,11 +216,11 @@ export function keyGrantsSuite(label: string, databaseUrl: () => Promise<string>
       [{ robot_ids: [] }, 'robot_ids', /at least one robot/],
     ];
     for (const [body, path, detail] of cases) {
-      const r = await registry.call('POST', '/v1/keys', { token, wallet: owner.address, body: { name: 'bad', ...body } });
+      const r = await registry.call('POST', '/v1/keys', { credential: token, wallet: owner.address, body: { name: 'bad', ...body } });
       t.is(r.status, 422, JSON.stringify(body).slice(0, 80));
       t.is(r.body.path, path);
       t.regex(r.body.detail, detail);
     }
-    t.is((await registry.call('GET', '/v1/keys?limit=200', { token, wallet: owner.address })).body.items.length, before);
+    t.is((await registry.call('GET', '/v1/keys?limit=200', { credential: token, wallet: owner.address })).body.items.length, before);
   });
 }
