@@ -15,6 +15,7 @@ import { signCommand } from './sign.js';
 import { submitCommand } from './submit.js';
 import { verifyCommand } from './verify.js';
 import { webhookCommand } from './webhook.js';
+import { witnessCommand } from './witness.js';
 
 /** The subcommands, in the order `help` lists them. Adding a command is one line here. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -31,6 +32,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   submit: submitCommand,
   verify: verifyCommand,
   webhook: webhookCommand,
+  witness: witnessCommand,
 };
 
 const PREFIX = 'proof-registry: ';
