@@ -51,9 +51,11 @@ const badKey = (problem: string): E.Either<NoteFailure, never> => E.left({ _tag:
 
 /** Reads a cosigner's vkey (type 0x04, 32-byte Ed25519 key); its key id must be the one its name and key imply. */
 export function parseCosignerVerifierKey(sha: Sha256, vkey: string): E.Either<NoteFailure, VerifierKey> {
-  const parts = vkey.split('+');
-  if (parts.length !== 3) return badKey('expected <name>+<key id>+<key>');
-  const [name, idText, keyText] = parts as [string, string, string];
+  // The name and the id hold no plus sign; the base64 key may.
+  const first = vkey.indexOf('+');
+  const second = first < 0 ? -1 : vkey.indexOf('+', first + 1);
+  if (second < 0) return badKey('expected <name>+<key id>+<key>');
+  const [name, idText, keyText] = [vkey.slice(0, first), vkey.slice(first + 1, second), vkey.slice(second + 1)];
   const typed = decodeBase64Strict(keyText);
   if (!isKeyName(name)) return badKey('the key name is empty or has a space or a plus sign');
   if (!/^[0-9a-fA-F]{8}$/.test(idText)) return badKey('the key id is not 8 hex digits');

@@ -112,3 +112,20 @@ test('a timestamp past 2^53 is not read as a cosignature; a negative or fraction
   t.throws(() => cosignedMessage(CHECKPOINT_TEXT, -1));
   t.throws(() => cosignedMessage(CHECKPOINT_TEXT, 1.5));
 });
+
+test('a cosigner vkey whose base64 key holds a plus sign reads back (only the name and the id are split off)', (t) => {
+  let publicKey: Uint8Array | undefined;
+  for (let i = 0; publicKey === undefined; i++) {
+    const candidate = new Uint8Array(createHash('sha256').update(`plus ${i}`).digest());
+    if (
+      Buffer.concat([Buffer.from([0x04]), candidate])
+        .toString('base64')
+        .includes('+')
+    )
+      publicKey = candidate;
+  }
+  const key = cosignerKeyOf(sha, 'witness.example', publicKey);
+  const vkey = formatCosignerVerifierKey(key);
+  t.true(vkey.split('+').length > 3, vkey);
+  t.deepEqual(parseCosignerVerifierKey(sha, vkey), E.right(key));
+});
