@@ -6,6 +6,7 @@ import { loadLogSigningKey } from '../adapters/crypto/log-key-file.js';
 import { NodeEd25519 } from '../adapters/crypto/node-ed25519.js';
 import { NodeSha256 } from '../adapters/crypto/node-sha256.js';
 import { SeedCheckpointSigner } from '../adapters/crypto/seed-checkpoint-signer.js';
+import { bundleRoutes } from '../adapters/http/routes/bundle-routes.js';
 import { logRoutes } from '../adapters/http/routes/log-routes.js';
 import { KnexCheckpointStore } from '../adapters/sql/knex-checkpoint-store.js';
 import { KnexLogLease } from '../adapters/sql/knex-log-lease.js';
@@ -14,6 +15,7 @@ import { KnexSequencedLeaves } from '../adapters/sql/knex-sequenced-leaves.js';
 import { AdvanceLog } from '../application/log/advance-log.js';
 import { GetCheckpoint } from '../application/log/get-checkpoint.js';
 import { GetLogKey } from '../application/log/get-log-key.js';
+import { GetProofBundle } from '../application/log/get-proof-bundle.js';
 import { IntegrateLeaves } from '../application/log/integrate-leaves.js';
 import { LogTree } from '../application/log/log-tree.js';
 import { MaintainLog } from '../application/log/maintain-log.js';
@@ -24,6 +26,7 @@ import { ReadEntryBundle } from '../application/log/read-entry-bundle.js';
 import { ReadTile } from '../application/log/read-tile.js';
 import { CORE } from './core.tokens.js';
 import { LOG } from './log.tokens.js';
+import { PROOFS } from './proofs.tokens.js';
 import type { Slice } from './slice.js';
 import { provide } from './token.js';
 
@@ -105,12 +108,17 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, LOG.ProveConsistency, [LOG.Checkpoints, LOG.Tree], (checkpoints, tree) => new ProveConsistency(checkpoints, tree));
   provide(bind, LOG.ReadTile, [LOG.Checkpoints, LOG.Tree], (checkpoints, tree) => new ReadTile(checkpoints, tree));
   provide(bind, LOG.ReadEntryBundle, [LOG.Checkpoints, LOG.Leaves], (checkpoints, leaves) => new ReadEntryBundle(checkpoints, leaves));
+  provide(bind, LOG.GetProofBundle, [PROOFS.Store, LOG.ProveInclusion], (store, inclusion) => new GetProofBundle(store, inclusion));
 
   provide(
     bind,
     LOG.Routes,
-    [LOG.Maintenance, LOG.GetCheckpoint, LOG.GetKey, LOG.ProveInclusion, LOG.ProveConsistency, LOG.ReadTile, LOG.ReadEntryBundle],
-    (_maintenance, checkpoint, key, inclusion, consistency, tile, entries) => logRoutes({ checkpoint, key, inclusion, consistency, tile, entries }),
+    [LOG.Maintenance, LOG.GetCheckpoint, LOG.GetKey, LOG.ProveInclusion, LOG.ProveConsistency, LOG.ReadTile, LOG.ReadEntryBundle, LOG.GetProofBundle],
+    (_maintenance, checkpoint, key, inclusion, consistency, tile, entries, bundle) => [
+      ...logRoutes({ checkpoint, key, inclusion, consistency, tile, entries }),
+      // The bundle is a proof's (its wallet's key, proofs:read) with the log's proof of it.
+      ...bundleRoutes({ bundle }),
+    ],
   );
 });
 

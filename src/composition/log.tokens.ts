@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../adapters/http/route.js';
 import type { GetCheckpoint } from '../application/log/get-checkpoint.js';
 import type { GetLogKey } from '../application/log/get-log-key.js';
+import type { GetProofBundle } from '../application/log/get-proof-bundle.js';
 import type { LogTree } from '../application/log/log-tree.js';
 import type { MaintainLog } from '../application/log/maintain-log.js';
 import type { ProveConsistency } from '../application/log/prove-consistency.js';
@@ -32,5 +33,7 @@ export const LOG = {
   ProveConsistency: token<ProveConsistency>('log.ProveConsistency'),
   ReadTile: token<ReadTile>('log.ReadTile'),
   ReadEntryBundle: token<ReadEntryBundle>('log.ReadEntryBundle'),
+  /** A proof of the wallet with its inclusion proof and checkpoint, as one bundle (GET /v1/proofs/{proof_id}/bundle). */
+  GetProofBundle: token<GetProofBundle>('log.GetProofBundle'),
   Routes: token<readonly AnyRoute[]>('log.Routes'),
 } as const;

@@ -12,6 +12,7 @@ export const EXPECTED_SCOPES: Readonly<Record<string, Scope | 'any'>> = {
   submitProof: 'proofs:write',
   listProofs: 'proofs:read',
   getProof: 'proofs:read',
+  getProofBundle: 'proofs:read',
   searchProofs: 'proofs:read',
   verifyProof: 'verify',
   verifyBatch: 'verify',
