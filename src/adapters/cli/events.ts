@@ -1,7 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { EVENT_TYPES, isEventType, parseEventId } from '../../domain/events/event.js';
-import { CliError, EXIT_INVALID, EXIT_OK, isPlainObject, parseCommandArgs, type CliIo, type Command } from './command.js';
+import { CliError, EXIT_INVALID, EXIT_OK, parseCommandArgs, type CliIo, type Command } from './command.js';
+import { render } from './event-line.js';
 import { loadSession, serviceUrl, sessionPath, type ServiceSession } from './service-session.js';
+import { parseSse, sseStart } from './sse-parser.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -253,115 +255,4 @@ async function refused(res: Response): Promise<Ended> {
       ? '; sign in again: proof-registry login --keypair <wallet.json>'
       : '';
   throw new CliError(`GET /v1/events/stream: ${res.status} ${detail}${signIn}`, EXIT_INVALID);
-}
-
-function render(message: SseMessage, json: boolean): string {
-  let event: unknown;
-  try {
-    event = JSON.parse(message.data);
-  } catch {
-    throw new CliError(`the service sent an event that is not JSON (${message.id || 'no id'}): ${clean(message.data.slice(0, 200))}`, EXIT_INVALID);
-  }
-  // One line per event, as received; data split over several `data:` lines is joined back into one.
-  if (json) return message.data.includes('\n') ? JSON.stringify(event) : message.data;
-  return eventLine(isPlainObject(event) ? event : {});
-}
-
-/**
- * Text from devices (task and robot ids, a refusal's detail) reaches the operator's terminal: control, format and line-separator
- * characters are shown escaped, never sent to it, so an id cannot move the cursor, rewrite the line or forge another event's line.
- */
-const clean = (text: string): string => text.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-
-/** A value as one word: quoted (JSON-escaped) when it holds a space, a quote or anything `clean` escapes. */
-const word = (value: unknown): string => {
-  if (value === null || value === undefined) return '-';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return /^[^\s"\\\p{Cc}\p{Cf}\p{Cs}\p{Z}]+$/u.test(text) ? text : clean(JSON.stringify(text));
-};
-const pairs = (fields: Record<string, unknown>): string =>
-  Object.entries(fields)
-    .flatMap(([k, v]) => (v === null || v === undefined ? [] : [`${k}=${word(v)}`]))
-    .join(' ');
-/** A proof id shortened, as the service's messages shorten it; --json has it whole. */
-const short = (id: unknown): string => (typeof id === 'string' && /^[0-9a-f]{64}$/.test(id) ? `${id.slice(0, 4)}…${id.slice(-5)}` : word(id));
-
-/** The one-line summary of an event; a type this version does not know shows its data as JSON. */
-export function eventLine(event: Record<string, unknown>): string {
-  const d = isPlainObject(event['data']) ? event['data'] : {};
-  const head = `${word(event['timestamp'])} ${word(event['type'])}`;
-  switch (event['type']) {
-    case 'proof.accepted':
-      return `${head} ${short(d['proof_id'])} ${pairs({ task: d['task_id'], robot: d['robot_id'], run: d['run_id'], leaf: d['log_index'] })}`;
-    case 'proof.rejected':
-      return `${head} ${word(d['code'])} ${pairs({ check: d['check'], task: d['task_id'], robot: d['robot_id'], proof: d['proof_id'] === null ? null : short(d['proof_id']) })}: ${clean(String(d['detail']))}`;
-    case 'proof.logged':
-      return `${head} ${short(d['proof_id'])} ${pairs({ leaf: d['log_index'], tree: d['tree_size'] })}`;
-    case 'device.status_changed':
-      return `${head} ${word(d['device_id'])} ${d['from'] === null ? 'new' : word(d['from'])}→${word(d['to'])} (${word(d['why'])})`;
-    case 'key.created':
-    case 'key.updated':
-    case 'key.deleted':
-      return `${head} ${word(d['key_id'])} ${clean(JSON.stringify(String(d['name'])))} ${pairs({ prefix: d['prefix'] })}`;
-    default:
-      return `${head} ${clean(JSON.stringify(event['data'] ?? null))}`;
-  }
-}
-
-/** A server-sent event as dispatched: the last id seen (ids carry over), its type, its data lines joined by LF. */
-export type SseMessage = { readonly id: string; readonly type: string; readonly data: string };
-
-/**
- * Where a parse stands between chunks, as the HTML standard's EventSource keeps it: the text after the last line ending, whether
- * that was a CR (an LF opening the next chunk belongs to it), the event being read, and the last id dispatched (for Last-Event-ID).
- */
-export type SseState = {
-  readonly partial: string;
-  readonly afterCr: boolean;
-  readonly data: string;
-  readonly type: string;
-  readonly idBuffer: string;
-  readonly lastEventId: string;
-  readonly retryMs: number | null;
-};
-
-export const sseStart = (lastEventId = '', retryMs: number | null = null): SseState => ({
-  partial: '',
-  afterCr: false,
-  data: '',
-  type: '',
-  idBuffer: lastEventId,
-  lastEventId,
-  retryMs,
-});
-
-/**
- * Feeds decoded text to the parser: lines end with CRLF, LF or CR; `:` starts a comment; a
- * blank line dispatches the event (none when no data came). An unfinished event is never
- * dispatched: a connection cut inside one leaves lastEventId at the last whole event.
- */
-export function parseSse(state: SseState, chunk: string): { state: SseState; messages: SseMessage[] } {
-  const text = state.afterCr && chunk.startsWith('\n') ? chunk.slice(1) : chunk;
-  const lines = (state.partial + text).split(/\r\n|\r|\n/);
-  const partial = lines.pop()!;
-  let { data, type, idBuffer, lastEventId, retryMs } = state;
-  const messages: SseMessage[] = [];
-  for (const line of lines) {
-    if (line === '') {
-      lastEventId = idBuffer;
-      if (data !== '') messages.push({ id: lastEventId, type: type || 'message', data: data.slice(0, -1) });
-      [data, type] = ['', ''];
-      continue;
-    }
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
-    if (field === 'data') data += `${value}\n`;
-    else if (field === 'event') type = value;
-    else if (field === 'id' && !value.includes('\0')) idBuffer = value;
-    else if (field === 'retry' && /^[0-9]+$/.test(value)) retryMs = Number(value);
-  }
-  const afterCr = chunk === '' ? state.afterCr : text.endsWith('\r');
-  return { state: { partial, afterCr, data, type, idBuffer, lastEventId, retryMs }, messages };
 }
