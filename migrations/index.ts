@@ -15,6 +15,7 @@ import * as narrowIndexes014 from './014_narrow_indexes.js';
 import * as topicTimes015 from './015_topic_times.js';
 import * as events016 from './016_events.js';
 import * as keyGrants017 from './017_key_grants.js';
+import * as logCosignatures018 from './018_log_cosignatures.js';
 
 /**
  * Every migration, in order. Imported explicitly rather than found by globbing the directory,
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<{ readonly name: string; readonly migrati
   { name: '015_topic_times', migration: topicTimes015 },
   { name: '016_events', migration: events016 },
   { name: '017_key_grants', migration: keyGrants017 },
+  { name: '018_log_cosignatures', migration: logCosignatures018 },
 ];

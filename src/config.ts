@@ -79,6 +79,12 @@ export interface Config {
   readonly logSigningKeyFile: string | null;
   /** Longest time from a proof's acknowledgement to a signed checkpoint that covers it. */
   readonly logCheckpointIntervalMs: number;
+  /** The witness policy file (`witness <name> <vkey> <url>`, `quorum <n>`): the witnesses asked to cosign each checkpoint; null: none. */
+  readonly logWitnessPolicyFile: string | null;
+  /** Seconds after which the witnesses are asked again though the log has not grown, so cosignatures stay fresh. */
+  readonly logWitnessIntervalS: number;
+  /** Longest wait for one witness's answer. */
+  readonly logWitnessTimeoutMs: number;
   /** Proofs get leaves as they are stored. Off only to measure what the log costs: proofs stored then never enter the log. */
   readonly logEnabled: boolean;
   /** SQLite: `full` syncs every commit before it is acknowledged; `normal` only at checkpoints (a power cut may lose the last acknowledged proofs). */
@@ -230,6 +236,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     logOrigin: str('LOG_ORIGIN', `${hostOf(publicOrigin)}/proof-registry`),
     logSigningKeyFile: opt('LOG_SIGNING_KEY_FILE'),
     logCheckpointIntervalMs: int('LOG_CHECKPOINT_INTERVAL_MS', 1000, 50, 3_600_000),
+    logWitnessPolicyFile: opt('LOG_WITNESS_POLICY_FILE'),
+    logWitnessIntervalS: int('LOG_WITNESS_INTERVAL_S', 300, 1, 86_400),
+    logWitnessTimeoutMs: int('LOG_WITNESS_TIMEOUT_MS', 10_000, 100, 120_000),
     logEnabled: bool('LOG_ENABLED', true),
     sqliteSynchronous: sqliteSynchronous === 'normal' ? 'normal' : 'full',
     sqliteProofsWarn: int('SQLITE_PROOFS_WARN', 1_000_000, 1, 1_000_000_000_000),

@@ -30,6 +30,8 @@ export const COPIED_TABLES = [
   'log_tiles',
   'log_state',
   'log_checkpoints',
+  'log_cosignatures',
+  'log_witnesses',
   'api_keys',
   'api_key_usage_daily',
   'api_key_endpoint_usage_daily',

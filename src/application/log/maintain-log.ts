@@ -19,11 +19,15 @@ export class MaintainLog {
     private readonly clock: Clock,
     private readonly holder: string,
     private readonly leaseMs: number,
+    /** Called, not awaited, after each advance this instance made (the witnesses are asked from there); it must not throw. */
+    private readonly afterAdvance: () => void = () => undefined,
   ) {}
 
   async tick(): Promise<TickOutcome> {
     if (!(await this.lease.acquire(this.holder, this.clock.nowMs(), this.leaseMs))) return { _tag: 'NotLeader' };
-    return { _tag: 'Advanced', result: await this.advance.execute() };
+    const result = await this.advance.execute();
+    if (result._tag === 'Right') this.afterAdvance();
+    return { _tag: 'Advanced', result };
   }
 
   /** Lets another instance take over at once (on a clean stop). */

@@ -51,7 +51,7 @@ test('moving from SQLite to PostgreSQL: every acknowledged proof, the log and it
   const { url } = await postgresSchemaUrl(t, 'copy_cli');
   const made = await copy([url], dir, before);
   t.is(made.code, 0, made.stderr);
-  t.regex(made.stdout, new RegExp(`^copied [\\d,]+ rows of 30 tables \\(${load.acknowledged.length} proofs\\); every table read back and matched\\n$`));
+  t.regex(made.stdout, new RegExp(`^copied [\\d,]+ rows of 32 tables \\(${load.acknowledged.length} proofs\\); every table read back and matched\\n$`));
   t.regex(made.stderr, new RegExp(`^proofs: ${load.acknowledged.length} of ${load.acknowledged.length} rows \\(\\d+ s\\)$`, 'm'));
   t.regex(made.stderr, /^every table copied \(\d+ s\); reading each back from the target to compare with the source$/m);
   t.true(made.stderr.indexOf('every table copied') > made.stderr.lastIndexOf(' rows ('), 'the read-back is announced after the last table');

@@ -58,6 +58,8 @@ async function seed(db: Database): Promise<ProofRecord[]> {
     note: 'registry.example/log\n9\nq83+AA==\n\n— registry.example abc=\n',
     published_at_ms: MS + 1,
   });
+  await k('log_cosignatures').insert({ tree_size: 9, witness: 'witness.example', line: '— witness.example AAAA\n', cosigned_at_ms: MS + 2 });
+  await k('log_witnesses').insert({ witness: 'witness.example', last_cosigned_size: 9, last_cosigned_at_ms: MS + 2, last_error: null, last_error_at_ms: null });
   await k('api_keys').insert([
     {
       key_id: 'k1',

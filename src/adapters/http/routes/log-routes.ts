@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import type { GetCheckpoint } from '../../../application/log/get-checkpoint.js';
 import type { GetLogKey } from '../../../application/log/get-log-key.js';
+import type { ListWitnesses } from '../../../application/log/list-witnesses.js';
 import type { ProveConsistency } from '../../../application/log/prove-consistency.js';
 import type { ProveInclusion } from '../../../application/log/prove-inclusion.js';
 import type { ReadEntryBundle } from '../../../application/log/read-entry-bundle.js';
@@ -20,6 +21,7 @@ export interface LogRouteDeps {
   readonly consistency: ProveConsistency;
   readonly tile: ReadTile;
   readonly entries: ReadEntryBundle;
+  readonly witnesses: ListWitnesses;
 }
 
 /** A tree size in a query string: a decimal integer ≥ 1 (what it may be is the use case's to say, 422 too). */
@@ -51,6 +53,25 @@ const InclusionResponse = t.intersection(
   [t.type({ log_index: t.number, tree_size: t.number, leaf_hash: t.string, hashes: HexHashes }), t.partial({ checkpoint: t.string })],
   'InclusionProof',
 );
+const NullableNumber = t.union([t.number, t.null]);
+const WitnessesResponse = t.type(
+  {
+    quorum: t.number,
+    witnesses: t.array(
+      t.type(
+        {
+          name: t.string,
+          url: t.string,
+          last_cosigned_size: NullableNumber,
+          last_cosigned_at: t.union([t.string, t.null]),
+          last_error: t.union([t.string, t.null]),
+        },
+        'LogWitness',
+      ),
+    ),
+  },
+  'LogWitnesses',
+);
 const ConsistencyResponse = t.type({ first: t.number, second: t.number, hashes: HexHashes }, 'ConsistencyProof');
 
 const PUBLIC = { auth: 'none', ipRateLimit: 'api', tag: 'transparency log' } as const;
@@ -70,7 +91,7 @@ export function logRoutes(d: LogRouteDeps): AnyRoute[] {
       operationId: 'getLogCheckpoint',
       summary: 'The latest signed checkpoint',
       description:
-        "A C2SP checkpoint (origin, decimal tree size, base64 root hash) in a C2SP signed note, signed with the log's Ed25519 key (GET /v1/log/key gives its vkey). Published sizes never shrink and a size's root never changes.",
+        "A C2SP checkpoint (origin, decimal tree size, base64 root hash) in a C2SP signed note, signed with the log's Ed25519 key (GET /v1/log/key gives its vkey), followed by the cosignature lines (cosignature/v1) its witnesses returned for it, if any (GET /v1/log/witnesses). Published sizes never shrink and a size's root never changes.",
       responses: { 200: { description: 'The signed note.', mediaType: 'text/plain; charset=utf-8' }, ...errors(429, 503) },
       handle: async () => {
         const latest = orProblem(await d.checkpoint.execute(), logProblem);
@@ -115,6 +136,33 @@ export function logRoutes(d: LogRouteDeps): AnyRoute[] {
             hashes: proof.hashes.map(bytesToHex),
             ...(proof.checkpoint !== undefined ? { checkpoint: proof.checkpoint } : {}),
           },
+        };
+      },
+    }),
+    route({
+      ...PUBLIC,
+      method: 'get',
+      path: '/v1/log/witnesses',
+      operationId: 'getLogWitnesses',
+      summary: "The log's witnesses and their state",
+      description:
+        "The witnesses of LOG_WITNESS_POLICY_FILE (c2sp.org/tlog-witness), asked to cosign each checkpoint, with the size each last cosigned, when (RFC 3339), and the last request's error (null once one succeeds again); and the policy's quorum. Empty without a policy.",
+      responses: { 200: { description: 'The witnesses.', body: WitnessesResponse }, ...errors(429, 503) },
+      handle: async () => {
+        const listed = await d.witnesses.execute();
+        return {
+          status: 200,
+          body: {
+            quorum: listed.quorum,
+            witnesses: listed.witnesses.map((w) => ({
+              name: w.name,
+              url: w.url,
+              last_cosigned_size: w.lastCosignedSize,
+              last_cosigned_at: w.lastCosignedAtMs === null ? null : new Date(w.lastCosignedAtMs).toISOString(),
+              last_error: w.lastError,
+            })),
+          },
+          headers: { 'Cache-Control': 'no-cache' },
         };
       },
     }),
