@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { LogVerifier, type InclusionAnswerFailure, type InclusionAnswerJson } from '../../application/log/log-verifier.js';
 import type { Checkpoint } from '../../domain/log/checkpoint.js';
 import { describeLogProofFailure, describeNoteFailure, type LogProofFailure, type NoteFailure } from '../../domain/log/log-failures.js';
+import { cosignedBy, parseWitnessPolicy, type WitnessPolicy } from '../../domain/log/verify-bundle.js';
 import { bytesToHex, hexToBytes } from '../../domain/protocol/encoding.js';
 import { NodeEd25519 } from '../crypto/node-ed25519.js';
 import { NodeSha256 } from '../crypto/node-sha256.js';
@@ -19,11 +20,15 @@ Fetches from a registry's transparency log and verifies what it got, with the lo
                                             it, for 'proof-registry verify --inclusion')
   log consistency --url U --old <checkpoint file>
                                             that the latest checkpoint extends an older one
-  log monitor --url U --state <file> [--once] [--interval-ms N]
+  log monitor --url U --state <file> [--once] [--interval-ms N] [--witness-policy F]
                                             follows the log: checks every new checkpoint's
                                             signature and its consistency with the last one
                                             seen (kept in the state file); stops with exit 1
-                                            and the reason on any inconsistency
+                                            and the reason on any inconsistency. With a witness
+                                            policy (witness <name> <vkey> <url> lines, quorum
+                                            <n>), it says which witnesses cosigned each new
+                                            checkpoint and reports one a quorum has not cosigned
+                                            (with --once, exit 1)
 
 Options:
   --vkey <vkey>   the log's verifier key; without it, the one GET /v1/log/key gives (trust on
@@ -41,6 +46,7 @@ const OPTIONS = {
   state: { type: 'string' },
   once: { type: 'boolean' },
   'interval-ms': { type: 'string' },
+  'witness-policy': { type: 'string' },
 } as const;
 
 const verifier = new LogVerifier(new NodeSha256(), new NodeEd25519());
@@ -108,8 +114,14 @@ interface MonitorState {
   readonly checkpoint: string;
 }
 
-async function monitor(client: LogClient, values: { state?: string; vkey?: string; once?: boolean; 'interval-ms'?: string }, io: CliIo): Promise<number> {
+async function monitor(
+  client: LogClient,
+  values: { state?: string; vkey?: string; once?: boolean; 'interval-ms'?: string; 'witness-policy'?: string },
+  io: CliIo,
+): Promise<number> {
   const stateFile = resolve(io.cwd, requireOption(values.state, 'state'));
+  const policy = values['witness-policy'] === undefined ? null : await readPolicy(resolve(io.cwd, values['witness-policy']));
+  let short = false;
   const intervalMs = values['interval-ms'] === undefined ? 5000 : Number(values['interval-ms']);
   if (!Number.isInteger(intervalMs) || intervalMs < 100) throw new CliError('--interval-ms must be a whole number of milliseconds, at least 100');
   const saved = await readFile(stateFile, 'utf8').then(
@@ -122,16 +134,33 @@ async function monitor(client: LogClient, values: { state?: string; vkey?: strin
   for (;;) {
     const { checkpoint, note } = await client.checkpoint(vkey);
     if (last) await client.proveExtends(last, checkpoint);
-    if (!last || checkpoint.size > last.size) {
+    const fresh = !last || checkpoint.size > last.size;
+    if (fresh) {
       io.stdout.write(`checkpoint ${checkpoint.size}  root ${bytesToHex(checkpoint.rootHash)}  ${last ? `consistent with ${last.size}` : 'first seen'}\n`);
       const temporary = `${stateFile}.tmp`;
       await writeFile(temporary, `${JSON.stringify({ vkey, checkpoint: note } satisfies MonitorState, null, 2)}\n`);
       await rename(temporary, stateFile);
       last = checkpoint;
     }
-    if (values.once) return EXIT_OK;
+    if (policy && (fresh || values.once)) {
+      // Witnesses cosign after the checkpoint is published: one seen at once may still lack them.
+      const cosigned = cosignedBy(new NodeEd25519(), note, policy);
+      short = cosigned.length < policy.quorum;
+      io.stdout.write(`  cosigned by ${cosigned.length} of ${policy.witnesses.length} witnesses (${cosigned.join(', ') || 'none'}); quorum ${policy.quorum}\n`);
+      if (short)
+        io.stderr.write(`checkpoint ${checkpoint.size} is not cosigned by a quorum of the policy's witnesses (${cosigned.length} of ${policy.quorum})\n`);
+    }
+    if (values.once) return short ? EXIT_INVALID : EXIT_OK;
     await new Promise((done) => setTimeout(done, intervalMs));
   }
+}
+
+async function readPolicy(file: string): Promise<WitnessPolicy> {
+  const text = await readFile(file, 'utf8').catch((error: unknown) =>
+    fail(`cannot read the witness policy ${file}: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  const policy = parseWitnessPolicy(new NodeSha256(), text);
+  return E.isRight(policy) ? policy.right : fail(`the witness policy ${file} is not valid: ${policy.left}`);
 }
 
 function open(note: string, vkey: string, where: string): Checkpoint {

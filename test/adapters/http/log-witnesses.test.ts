@@ -175,6 +175,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
     const ok = await cli(['verify', file, '--log-key', vkey, '--witness-policy', r.policyFile], dir);
     t.is(ok.code, 0, ok.stdout + ok.stderr);
     t.regex(ok.stdout, /\n {2}witnesses +pass /);
+    // A monitor with the policy sees the quorum.
+    const watched = await cli(['log', 'monitor', '--url', r.url, '--state', 'monitor.json', '--once', '--witness-policy', r.policyFile], dir);
+    t.is(watched.code, 0, watched.stdout + watched.stderr);
+    t.regex(watched.stdout, /cosigned by 2 of 2 witnesses .*; quorum 2/);
 
     // Witness two goes down: submissions and checkpoints go on; its error is shown.
     await w2.stop();
@@ -184,6 +188,11 @@ for (const database of ['sqlite', 'postgres'] as const) {
     const partial = await checkpoint(r);
     t.regex(partial, /\n4\n/);
     t.deepEqual(cosignedBy(ed, partial, policy.right), [w1.name]);
+    // The monitor reports a checkpoint a quorum has not cosigned (exit 1 with --once).
+    const short = await cli(['log', 'monitor', '--url', r.url, '--state', 'monitor.json', '--once', '--witness-policy', r.policyFile], dir);
+    t.is(short.code, 1, short.stdout + short.stderr);
+    t.regex(short.stdout, /checkpoint 4 .*consistent with 3\n {2}cosigned by 1 of 2 witnesses/);
+    t.regex(short.stderr, /checkpoint 4 is not cosigned by a quorum of the policy's witnesses \(1 of 2\)/);
     const down = (await r.call(null, 'GET', '/v1/log/witnesses')).body.witnesses as Array<Record<string, unknown>>;
     t.is(down[1]!.last_cosigned_size, 3);
     t.truthy(down[1]!.last_error);
