@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { checkPage, launchChromium, openPage, type LaunchedBrowser, type Watched } from '../support/browser.js';
@@ -306,6 +307,29 @@ export function operatorFlow(label: string, database: { url(): Promise<string>; 
     });
     t.is(Number(index), stored.body.log_index);
     await checkPage(t, w, shot('proof'));
+
+    // The witnesses of the checkpoint it was checked against: none without a policy.
+    await page().getByTestId('log-witnesses').waitFor();
+    t.regex(await page().getByTestId('log-witnesses').innerText(), /^No witnesses configured/);
+    // The bundle, saved with its bytes exactly as the API sends them.
+    const proofId = page().url().split('/').pop()!;
+    const [download] = await Promise.all([page().waitForEvent('download'), page().getByRole('button', { name: 'Download proof bundle' }).click()]);
+    t.is(download.suggestedFilename(), `${proofId}.bundle.json`);
+    const saved = await download.path();
+    const bundle = await fetch(`${registry.url}/v1/proofs/${proofId}/bundle`, {
+      headers: { authorization: `Bearer ${await registry.signIn(wallet)}`, 'x-wallet-address': wallet.address },
+    });
+    t.is(bundle.status, 200);
+    const fromApi = Buffer.from(await bundle.arrayBuffer());
+    t.true((await readFile(saved)).equals(fromApi));
+    // Not yet in a checkpoint: the API's detail instead of the button.
+    await page().route('**/v1/proofs/*/bundle', (route) =>
+      route.fulfill({ status: 404, json: { detail: 'this proof is not yet in a checkpoint', code: 'not_in_log' } }),
+    );
+    await page().getByRole('button', { name: 'Download proof bundle' }).click();
+    t.is(await page().getByTestId('bundle-not-in-log').innerText(), 'this proof is not yet in a checkpoint');
+    t.is(await page().getByRole('button', { name: 'Download proof bundle' }).count(), 0);
+    await page().unroute('**/v1/proofs/*/bundle');
 
     // The page checks what it is given rather than trusting it: an audit path with one hash
     // changed, or a checkpoint whose signed size was edited, is refused, each saying why.

@@ -88,7 +88,7 @@ type Inclusion =
   | { readonly state: 'checking' }
   | { readonly state: 'absent' }
   | { readonly state: 'pending'; readonly tries: number }
-  | { readonly state: 'verified'; readonly index: number; readonly size: number; readonly root: string }
+  | { readonly state: 'verified'; readonly index: number; readonly size: number; readonly root: string; readonly note: string }
   | { readonly state: 'failed'; readonly why: string }
   | { readonly state: 'error'; readonly error: Error };
 
@@ -121,7 +121,7 @@ export function LogInclusion({ proofId, logIndex }: { proofId: string; logIndex:
       if (!checked.ok) return { state: 'failed', why: checked.why };
       if (logIndex !== undefined && logIndex !== answer.log_index)
         return { state: 'failed', why: `the proof says log index ${logIndex}, the log's answer ${answer.log_index}` };
-      return { state: 'verified', index: answer.log_index, size: checked.value.size, root: check.rootHex(checked.value) };
+      return { state: 'verified', index: answer.log_index, size: checked.value.size, root: check.rootHex(checked.value), note: answer.checkpoint };
     };
     run().then(
       (r) => live && setResult(r),
@@ -177,11 +177,53 @@ export function LogInclusion({ proofId, logIndex }: { proofId: string; logIndex:
         ) : null}
       </div>
       {result.state === 'error' ? <ErrorNote error={result.error} retry={again} /> : null}
+      <CheckpointWitnesses note={result.state === 'verified' ? result.note : null} />
       {result.state === 'failed' || (result.state === 'pending' && result.tries >= PENDING_TRIES) ? (
         <button type="button" class="button small" onClick={again}>
           Check again
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** GET /v1/log/witnesses. */
+interface WitnessList {
+  quorum: number;
+  witnesses: { name: string; url: string; last_cosigned_size: number | null; last_cosigned_at: string | null; last_error: string | null }[];
+}
+
+/** The key names of a signed note's signature lines (`— <name> <base64>`), the log's own included. */
+function signatureNames(note: string): Set<string> {
+  const at = note.indexOf('\n\n');
+  const lines = at < 0 ? [] : note.slice(at + 2).split('\n');
+  return new Set(lines.map((line) => /^\u2014 (\S+) \S+$/.exec(line)?.[1]).filter((name): name is string => name !== undefined));
+}
+
+/**
+ * The witnesses that cosigned the checkpoint the proof was checked against, as the registry
+ * reports them: the names of the note's signature lines that are witnesses of its policy
+ * (their signatures are not checked here).
+ */
+export function CheckpointWitnesses({ note }: { note: string | null }) {
+  const list = useData(() => api<WitnessList>('GET', '/v1/log/witnesses'), 'witnesses');
+  const l = list.value;
+  if (list.error) return <ErrorNote error={list.error} retry={list.reload} />;
+  if (!l) return null;
+  if (l.witnesses.length === 0)
+    return (
+      <p class="muted" data-testid="log-witnesses">
+        No witnesses configured.
+      </p>
+    );
+  if (note === null) return null;
+  const signed = signatureNames(note);
+  const cosigned = l.witnesses.filter((w) => signed.has(w.name)).map((w) => w.name);
+  return (
+    <p data-testid="log-witnesses">
+      Witnesses: {cosigned.length} of {l.witnesses.length} witnesses, quorum {l.quorum}
+      {cosigned.length > 0 ? <> — cosigned by {cosigned.join(', ')}</> : null}{' '}
+      <span class="muted">(as reported by the registry: the cosignatures are not checked in this browser).</span>
+    </p>
   );
 }

@@ -1,4 +1,5 @@
-import { api, ApiError } from '../api.js';
+import { useState } from 'preact/hooks';
+import { api, ApiError, credentialHeaders, refusal } from '../api.js';
 import { ViewHeader } from '../components/layout.js';
 import { LogInclusion } from '../components/log-panels.js';
 import { CopyButton, ErrorNote, Link, Loading } from '../components/ui.js';
@@ -114,6 +115,7 @@ export function ProofPage({ proofId }: { proofId: string }) {
             </div>
           </div>
           <LogInclusion proofId={p.proof_id} logIndex={p.log_index} />
+          <BundleDownload proofId={p.proof_id} />
           <div class="panel">
             <div class="panel-header">
               <h2>Envelope</h2>
@@ -126,5 +128,66 @@ export function ProofPage({ proofId }: { proofId: string }) {
         </>
       )}
     </section>
+  );
+}
+
+type BundleState =
+  { readonly state: 'idle' | 'busy' } | { readonly state: 'not-in-log'; readonly detail: string } | { readonly state: 'error'; readonly error: Error };
+
+/** Saves bytes under a name through an object URL and an <a download> (no inline script: the page's CSP allows none). */
+function save(bytes: ArrayBuffer, name: string): void {
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The proof's bundle (GET /v1/proofs/{id}/bundle) saved as a file, its bytes exactly as the
+ * registry sent them: a verifier refuses any change. Before a checkpoint covers the proof,
+ * the registry's word for it.
+ */
+function BundleDownload({ proofId }: { proofId: string }) {
+  const [result, setResult] = useState<BundleState>({ state: 'idle' });
+  const download = async () => {
+    setResult({ state: 'busy' });
+    try {
+      const res = await fetch(`/v1/proofs/${encodeURIComponent(proofId)}/bundle`, {
+        headers: { accept: 'application/json', ...credentialHeaders() },
+        cache: 'no-store',
+      });
+      if (!res.ok) {
+        const error = await refusal(res);
+        setResult(error.status === 404 && error.body.code === 'not_in_log' ? { state: 'not-in-log', detail: error.message } : { state: 'error', error });
+        return;
+      }
+      save(await res.arrayBuffer(), `${proofId}.bundle.json`);
+      setResult({ state: 'idle' });
+    } catch (e) {
+      setResult({ state: 'error', error: e instanceof Error ? e : new Error(String(e)) });
+    }
+  };
+  return (
+    <div class="panel">
+      <h2>Proof bundle</h2>
+      <p class="muted">The envelope, its inclusion proof and the cosigned checkpoint in one file, to verify offline.</p>
+      {result.state === 'not-in-log' ? (
+        <div role="status">
+          <p data-testid="bundle-not-in-log">{result.detail}</p>
+          <button type="button" class="button small" onClick={() => void download()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <button type="button" class="button small" onClick={() => void download()} disabled={result.state === 'busy'}>
+          Download proof bundle
+        </button>
+      )}
+      {result.state === 'error' ? <ErrorNote error={result.error} /> : null}
+    </div>
   );
 }
