@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,4 +254,36 @@ test.serial('sqlite: an unreachable witness leaves submissions and checkpoints w
   await submit(r, 'u-1');
   await r.advance();
   t.regex(await checkpoint(r), /\n2\n/);
+});
+
+test.serial('sqlite: a log that forks its history after a witness cosigned is refused by that witness and flagged by the monitor', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-witnesses-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const w = await aWitness(t, dir, 'witness.example/one', 21);
+  const policy = policyText([{ name: w.name, vkey: w.vkey, url: w.running!.url }], 1);
+  // The honest history: the witness cosigns its checkpoint of 3, and a monitor records it.
+  mkdirSync(join(dir, 'honest'));
+  const honest = await registry(t, 'sqlite', join(dir, 'honest'), policy);
+  for (let i = 0; i < 3; i++) await submit(honest, `honest-${i}`);
+  await honest.advance();
+  await honest.cosign();
+  t.regex(await checkpoint(honest), new RegExp(`\n— ${w.name.replace('.', '\\.')} `));
+  const seen = await cli(['log', 'monitor', '--url', honest.url, '--state', 'monitor.json', '--once', '--witness-policy', honest.policyFile], dir);
+  t.is(seen.code, 0, seen.stdout + seen.stderr);
+
+  // The same log key signs another history: its checkpoint of 5 does not extend the 3 cosigned.
+  mkdirSync(join(dir, 'forked'));
+  const forked = await registry(t, 'sqlite', join(dir, 'forked'), policy);
+  for (let i = 0; i < 5; i++) await submit(forked, `forked-${i}`);
+  await forked.advance();
+  await forked.cosign();
+  const note = await checkpoint(forked);
+  t.regex(note, /\n5\n/);
+  t.notRegex(note, new RegExp(`\n— ${w.name.replace('.', '\\.')} `), 'the witness did not cosign the fork');
+  const state = (await forked.call(null, 'GET', '/v1/log/witnesses')).body.witnesses[0] as Record<string, unknown>;
+  t.is(state.last_cosigned_size, null);
+  t.truthy(state.last_error, 'the refusal is shown');
+  const flagged = await cli(['log', 'monitor', '--url', forked.url, '--state', 'monitor.json', '--once', '--witness-policy', forked.policyFile], dir);
+  t.is(flagged.code, 1);
+  t.regex(flagged.stderr, /the log is inconsistent: the tree of 5 does not extend the tree of 3 it published/);
 });
