@@ -1,16 +1,16 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ReceivedEnvelope } from '../protocol/acto-hashes.js';
 import type { SignatureVerifier } from '../protocol/crypto.js';
-import { decodeBase64Strict, hexToBytes } from '../protocol/encoding.js';
+import { hexToBytes } from '../protocol/encoding.js';
 import { parseReceivedJson, type ReceivedJson } from '../protocol/received-json.js';
-import { COSIGNATURE_V1_TYPE, cosignatureOf, cosignerKeyOf, verifyCosignature } from './cosignature.js';
+import { cosignatureOf, parseCosignerVerifierKey, verifyCosignature } from './cosignature.js';
 import { describeLogProofFailure, describeNoteFailure } from './log-failures.js';
 import { leafHash } from './merkle.js';
 import { openCheckpoint } from './open-checkpoint.js';
 import { BUNDLE_FORMAT, parseTlogProof, serializeBundle, type ProofBundle } from './proof-bundle.js';
 import { equalBytes, type Sha256 } from './sha256.js';
 import { parseSignedNote } from './signed-note.js';
-import { isKeyName, parseVerifierKey, type VerifierKey } from './verifier-key.js';
+import { parseVerifierKey, type VerifierKey } from './verifier-key.js';
 import { verifyInclusion } from './verify-proofs.js';
 
 /** The checks of a bundle, in the order they run (docs/log.md, "Proof bundles"). */
@@ -83,8 +83,8 @@ export function parseWitnessPolicy(sha: Sha256, text: string): E.Either<string, 
     const where = `line ${i + 1}`;
     if (words[0] === 'witness') {
       if (words.length !== 4) return E.left(`${where}: expected "witness <name> <vkey> <url>"`);
-      const key = cosignerVerifierKey(sha, words[2]!);
-      if (E.isLeft(key)) return E.left(`${where}: the vkey ${key.left}`);
+      const key = parseCosignerVerifierKey(sha, words[2]!);
+      if (E.isLeft(key)) return E.left(`${where}: the vkey is not a witness's: ${describeNoteFailure(key.left)}`);
       if (key.right.name !== words[1]) return E.left(`${where}: the vkey is named ${key.right.name}, not ${words[1]}`);
       if (witnesses.some((w) => w.key.name === key.right.name)) return E.left(`${where}: witness ${key.right.name} is listed twice`);
       witnesses.push({ key: key.right, url: words[3]! });
@@ -99,24 +99,6 @@ export function parseWitnessPolicy(sha: Sha256, text: string): E.Either<string, 
   const q = quorum ?? 0;
   if (q > witnesses.length) return E.left(`quorum ${q} is more than the ${witnesses.length} witnesses listed`);
   return E.right({ witnesses, quorum: q });
-}
-
-/**
- * A cosigner's vkey, `<name>+<key id>+base64(0x04 ‖ Ed25519 key)`, split at its first two plus
- * signs (base64 has its own), its key id the one its name and key imply.
- */
-function cosignerVerifierKey(sha: Sha256, vkey: string): E.Either<string, VerifierKey> {
-  const first = vkey.indexOf('+');
-  const second = vkey.indexOf('+', first + 1);
-  if (first < 0 || second < 0) return E.left('is not <name>+<key id>+<key>');
-  const name = vkey.slice(0, first);
-  const id = vkey.slice(first + 1, second);
-  const typed = decodeBase64Strict(vkey.slice(second + 1));
-  if (!isKeyName(name)) return E.left('has an empty name, or one with a space or a plus sign');
-  if (!/^[0-9a-f]{8}$/i.test(id)) return E.left('has no 8-hex-digit key id');
-  if (typed === null || typed.length !== 33 || typed[0] !== COSIGNATURE_V1_TYPE) return E.left('is not a cosignature/v1 (0x04) Ed25519 key');
-  const key = cosignerKeyOf(sha, name, typed.slice(1));
-  return key.keyId === id.toLowerCase() ? E.right(key) : E.left(`has key id ${id}, not the id of its name and key (${key.keyId})`);
 }
 
 /** The names of the policy's witnesses with a valid cosignature on the note's checkpoint. */
