@@ -69,7 +69,7 @@ export class SubmitProof {
   private async submit(input: SubmitProofInput): Promise<E.Either<SubmitFailure, SubmitProofResult>> {
     // A robot the envelope names is enough to refuse it unverified: a proof that verifies names
     // that robot. One that names none is judged after verification, so a malformed one is a 422.
-    const claimedRobot = claimedIds(input.envelope).robotId;
+    const claimedRobot = input.robotIds ? claimedIds(input.envelope).robotId : null;
     const claimed = claimedRobot === null ? null : robotRefusal(input.robotIds, claimedRobot);
     if (claimed) return E.left(claimed);
     const verified = await this.checker.check(input.envelope, input.envelopeJson);
