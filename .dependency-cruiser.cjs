@@ -178,10 +178,10 @@ module.exports = {
       'The SQL stores make ids with random-ids.ts, as the memory stores do; the SQLite proof writer runs in a thread the workers adapter spawns (spawn-worker.ts). The migrations are its own (migrations-belong-to-sql).',
     ),
     adapterRow(
-      'webhooks-adapter-imports-no-other-adapter',
+      'webhooks-adapter-imports-workers-only',
       'webhooks',
-      [],
-      'Signing deliveries and the SSRF-safe transport need only their ports; the CLI uses the signer, not the other way round.',
+      [adapter('workers')],
+      'Signing deliveries and the SSRF-safe transport need only their ports; deliveries are posted from a thread the workers adapter spawns (spawn-worker.ts) below the event loop. The CLI uses the signer, not the other way round.',
     ),
     adapterRow(
       'workers-adapter-imports-crypto-only',

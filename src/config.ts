@@ -106,6 +106,10 @@ export interface Config {
   readonly webhookPerEndpoint: number;
   /** An endpoint failing without a success for this long is turned off, with the reason. */
   readonly webhookDisableAfterS: number;
+  /** Deliveries are posted from a thread below the event loop's priority (WEBHOOK_SENDER_THREAD, default true). */
+  readonly webhookSenderThread: boolean;
+  /** Above this share of the event loop's time spent busy, deliveries wait for the load to ease (WEBHOOK_YIELD_ABOVE; 1: never). */
+  readonly webhookYieldAbove: number;
 }
 
 /** A placeholder mint for the local ledger, where no real token exists. */
@@ -144,6 +148,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       return fallback;
     }
     return n;
+  };
+  const share = (name: string, fallback: number) => {
+    const n = num(name, fallback, 0);
+    if (n > 1) problems.push(`${name} must be a share from 0 to 1 (got "${env[name]}")`);
+    return Math.min(n, 1);
   };
   const url = (name: string, protocols: string[]) => {
     const raw = opt(name);
@@ -250,6 +259,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 128, 1, 1_024),
     webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 32, 1, 1_024),
     webhookDisableAfterS: int('WEBHOOK_DISABLE_AFTER_S', 5 * 86_400, 60, 365 * 86_400),
+    webhookSenderThread: bool('WEBHOOK_SENDER_THREAD', true),
+    webhookYieldAbove: share('WEBHOOK_YIELD_ABOVE', 0.8),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (config.requestTimeoutS < config.headersTimeoutS) problems.push('REQUEST_TIMEOUT_S must not be shorter than HEADERS_TIMEOUT_S');

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AnnounceLoggedProofs } from '../application/events/announce-logged-proofs.js';
 import type { DeliverWebhooks } from '../application/events/deliver-webhooks.js';
+import type { DeliveryPacing } from '../application/events/delivery-pacing.js';
 import type { EventHub } from '../application/events/event-hub.js';
 import type { FanOutEvents } from '../application/events/fan-out-events.js';
 import type { PruneEvents } from '../application/events/prune-events.js';
@@ -17,6 +18,8 @@ export interface EventJobParts {
   readonly sweep: SweepDeviceStatuses;
   readonly prune: PruneEvents;
   readonly deliver: DeliverWebhooks;
+  /** When to claim: deliveries give way to requests while the event loop is saturated. */
+  readonly pacing: DeliveryPacing;
   readonly hub: EventHub;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -117,7 +120,7 @@ export class EventJobs {
    * poll; true then.
    */
   async deliveries(): Promise<boolean> {
-    const started = await this.p.deliver.tick();
+    const started = this.p.pacing.mayClaim() ? await this.p.deliver.tick() : 0;
     await this.p.deliver.flush();
     const busy = this.p.deliver.busy;
     if (busy === 0) return started > 0;

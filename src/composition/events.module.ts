@@ -12,7 +12,10 @@ import { KnexJobLease } from '../adapters/sql/knex-job-lease.js';
 import { KnexWebhookStore } from '../adapters/sql/knex-webhook-store.js';
 import { hostProblem } from '../adapters/webhooks/address-guard.js';
 import { NodeWebhookTransport } from '../adapters/webhooks/node-webhook-transport.js';
+import { ThreadedWebhookTransport } from '../adapters/webhooks/threaded-webhook-transport.js';
 import { signatureHeader } from '../adapters/webhooks/standard-webhook-signer.js';
+import { EventLoopLoad } from '../adapters/event-loop-load.js';
+import { DeliveryPacing } from '../application/events/delivery-pacing.js';
 import { AnnounceLoggedProofs } from '../application/events/announce-logged-proofs.js';
 import { CreateWebhook } from '../application/events/create-webhook.js';
 import { DeliverWebhooks } from '../application/events/deliver-webhooks.js';
@@ -28,6 +31,7 @@ import { RotateWebhookSecret } from '../application/events/rotate-webhook-secret
 import { SendTestEvent } from '../application/events/send-test-event.js';
 import { SweepDeviceStatuses } from '../application/events/sweep-device-statuses.js';
 import { UpdateWebhook } from '../application/events/update-webhook.js';
+import { helperNice } from './core.module.js';
 import { CORE } from './core.tokens.js';
 import { EventJobs } from './event-jobs.js';
 import { EVENTS } from './events.tokens.js';
@@ -37,6 +41,8 @@ import type { Slice } from './slice.js';
 import { provide } from './token.js';
 
 const HOUR_MS = 3_600_000;
+/** While the event loop is saturated, deliveries are claimed at most this often. */
+const YIELD_AT_MOST_MS = 1_000;
 
 const module = new ContainerModule(({ bind }) => {
   provide(bind, EVENTS.Log, [CORE.Database], (database) => new KnexEventLog(database));
@@ -46,12 +52,16 @@ const module = new ContainerModule(({ bind }) => {
   provide(bind, EVENTS.Devices, [CORE.Database], (database) => new KnexDeviceAnnouncements(database));
   provide(bind, EVENTS.AddressPolicy, [CORE.Config], (config) => ({ hostProblem: (host: string) => hostProblem(host, config.webhookAllowPrivate) }));
   provide(bind, EVENTS.Transport, [CORE.Config, CORE.Lifecycle], (config, lifecycle) => {
-    const transport = new NodeWebhookTransport({
+    const options = {
       timeoutMs: config.webhookTimeoutMs,
       allowPrivate: config.webhookAllowPrivate,
       userAgent: 'proof-registry-webhooks/1',
       maxSocketsPerHost: config.webhookPerEndpoint,
-    });
+    };
+    // Sending off the event loop, below it as the other helpers are (threaded-webhook-transport.ts).
+    const transport = config.webhookSenderThread
+      ? new ThreadedWebhookTransport(options, { niceIncrement: helperNice(config) })
+      : new NodeWebhookTransport(options);
     lifecycle.onStop(() => transport.close());
     return transport;
   });
@@ -137,6 +147,7 @@ const module = new ContainerModule(({ bind }) => {
       CORE.Lifecycle,
     ],
     (lease, log, endpoints, queue, devices, deliver, hub, checkpoints, clock, config, logger, lifecycle) => {
+      const load = new EventLoopLoad();
       const jobs = new EventJobs({
         lease,
         holder: `${hostname()}:${path.resolve(config.dataDir)}`,
@@ -148,6 +159,7 @@ const module = new ContainerModule(({ bind }) => {
         }),
         prune: new PruneEvents(log, queue, clock, config.eventRetentionDays),
         deliver,
+        pacing: new DeliveryPacing(load, clock, { yieldAbove: config.webhookYieldAbove, atLeastEveryMs: YIELD_AT_MOST_MS }),
         hub,
         clock,
         logger,
@@ -156,7 +168,10 @@ const module = new ContainerModule(({ bind }) => {
         pruneMs: HOUR_MS,
       });
       jobs.start();
-      lifecycle.onStop(() => jobs.stop());
+      lifecycle.onStop(async () => {
+        await jobs.stop();
+        load.close();
+      });
       return jobs;
     },
   );

@@ -194,9 +194,12 @@ const CASES: Readonly<Record<string, Cases>> = {
       },
     ],
   },
-  'webhooks-adapter-imports-no-other-adapter': {
+  'webhooks-adapter-imports-workers-only': {
     breaking: [{ 'src/adapters/webhooks/node-webhook-transport.ts': "import { Database } from '../sql/database.js';" }],
-    allowed: [{ 'src/adapters/webhooks/node-webhook-transport.ts': "import { AddressGuard } from './address-guard.js';" }],
+    allowed: [
+      { 'src/adapters/webhooks/node-webhook-transport.ts': "import { AddressGuard } from './address-guard.js';" },
+      { 'src/adapters/webhooks/threaded-webhook-transport.ts': "import { spawnWorker } from '../workers/spawn-worker.js';" },
+    ],
   },
   'workers-adapter-imports-crypto-only': {
     breaking: [{ 'src/adapters/workers/worker-pool.ts': "import type { Database } from '../sql/database.js';" }],

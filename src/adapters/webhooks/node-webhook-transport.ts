@@ -22,7 +22,7 @@ export interface NodeWebhookTransportOptions {
   readonly maxSocketsPerHost?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 4096;
 const DEFAULT_USER_AGENT = 'proof-registry-webhooks/1';
 const DEFAULT_MAX_SOCKETS_PER_HOST = 32;
@@ -58,11 +58,12 @@ export class NodeWebhookTransport implements WebhookTransport {
     this.httpsAgent = new HttpsAgent(agentOptions);
   }
 
-  async post(request: WebhookRequest): Promise<WebhookResponse> {
+  /** Posts `request`; `timeoutMs`, when given, is what is left of an attempt begun elsewhere (threaded-webhook-transport.ts). */
+  async post(request: WebhookRequest, timeoutMs = this.timeoutMs): Promise<WebhookResponse> {
     const started = performance.now();
     let outcome: Outcome;
     try {
-      outcome = await this.send(request, started + this.timeoutMs);
+      outcome = timeoutMs <= 0 ? failed(`timed out after ${this.timeoutMs / 1000} s`) : await this.send(request, started + timeoutMs);
     } catch (error) {
       // Nothing should throw here; if something does, it is still only a failed attempt.
       outcome = failed(describe(error));
