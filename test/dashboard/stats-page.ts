@@ -77,7 +77,7 @@ export function statsPage(label: string, database: { url(): Promise<string>; dro
     const figure = page().locator('figure', { has: page().locator('figcaption', { hasText: title }) });
     const details = figure.locator('details');
     if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await figure.getByText('Show as a table').click();
-    return figure.locator('table tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
+    return figure.locator('table tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children).map((c) => (c.textContent ?? '').trim())));
   };
   const showRange = async (name: string, proofs: string) => {
     await page().getByRole('navigation', { name: 'Time range' }).getByRole('link', { name }).click();
@@ -188,7 +188,7 @@ export function statsPage(label: string, database: { url(): Promise<string>; dro
     await page().setViewportSize({ width: 390, height: 844 });
     for (const summary of await page().getByText('Show as a table').all()) await summary.click();
     const wide = await page().evaluate(() =>
-      [...document.querySelectorAll('body *')]
+      Array.from(document.querySelectorAll('body *'))
         .filter((e) => e.getBoundingClientRect().right > 391)
         .slice(0, 8)
         .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
