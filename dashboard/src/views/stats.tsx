@@ -141,6 +141,7 @@ export function StatisticsPage({ session }: { session: Session }) {
               <Chart
                 title={`Proofs per ${r.bucket}`}
                 kind="bars"
+                utc
                 x={x}
                 timeLabel={when}
                 emptyText="No proofs in this range."
@@ -149,6 +150,7 @@ export function StatisticsPage({ session }: { session: Session }) {
               <Chart
                 title={`Refused submissions per ${r.bucket}`}
                 kind="bars"
+                utc
                 x={x}
                 timeLabel={when}
                 emptyText="No refused submissions in this range."
