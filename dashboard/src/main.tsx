@@ -21,6 +21,8 @@ import { VerifyPage } from './views/verify.js';
 
 // Managing webhooks is seldom done: its views load when the page is first opened.
 const WebhooksPage = lazyView(() => import('./views/webhooks.js').then((m) => m.WebhooksPage));
+// So are the statistics, with their charts.
+const StatisticsPage = lazyView(() => import('./views/stats.js').then((m) => m.StatisticsPage));
 
 function View({ path, session }: { path: string; session: Session }) {
   const [section, ...rest] = path.split('/');
@@ -30,6 +32,8 @@ function View({ path, session }: { path: string; session: Session }) {
       return <Overview session={session} />;
     case 'activity':
       return <ActivityPage />;
+    case 'stats':
+      return <StatisticsPage session={session} />;
     case 'keys':
       return <KeysPage />;
     case 'webhooks':

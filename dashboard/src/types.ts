@@ -198,3 +198,24 @@ export interface DeliveryDetail extends Delivery {
     trigger: 'scheduled' | 'manual';
   }>;
 }
+
+/** GET /v1/stats/wallet/{addr}/report */
+export interface ProofBreakdown {
+  entries: Array<{ id: string; proofs: number }>;
+  other: number;
+  total: number;
+}
+export interface StatisticsReport {
+  range: '24h' | '7d' | '30d' | '90d' | 'custom';
+  bucket: 'hour' | 'day';
+  from: string;
+  to: string;
+  proofs: number;
+  refused: number;
+  series: Array<{ t: string; proofs: number; refused: number }>;
+  robots: ProofBreakdown;
+  tasks: ProofBreakdown;
+  /** Rows Monday to Sunday, columns UTC hours 0 to 23. */
+  weekday_hours: number[][];
+  requests: { from: string; to: string; requests: number; errors: number; endpoints: Array<{ endpoint: string; requests: number; errors: number }> };
+}

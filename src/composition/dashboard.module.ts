@@ -1,11 +1,15 @@
 import { ContainerModule } from 'inversify';
 import { dashboardMiddleware, defaultDashboardDir, loadDashboardAssets } from '../adapters/http/dashboard-assets.js';
 import { dashboardConfigRoutes, seriesRoutes } from '../adapters/http/routes/dashboard-routes.js';
+import { statisticsRoutes } from '../adapters/http/routes/statistics-routes.js';
+import { KnexProofBreakdown } from '../adapters/sql/knex-proof-breakdown.js';
 import { KnexProofSeries } from '../adapters/sql/knex-proof-series.js';
 import { GetActivitySeries } from '../application/dashboard/get-activity-series.js';
+import { GetStatistics } from '../application/dashboard/get-statistics.js';
 import { chainIdFor } from '../domain/identity/sign-in-message.js';
 import { CORE } from './core.tokens.js';
 import { DASHBOARD } from './dashboard.tokens.js';
+import { IDENTITY } from './identity.tokens.js';
 import { PROOFS } from './proofs.tokens.js';
 import type { Slice } from './slice.js';
 import { provide } from './token.js';
@@ -19,8 +23,25 @@ const module = new ContainerModule(({ bind }) => {
     [DASHBOARD.ProofSeries, PROOFS.RejectionLog, PROOFS.Rejections, CORE.Clock],
     (series, log, pending, clock) => new GetActivitySeries(series, log, pending, clock),
   );
-  provide(bind, DASHBOARD.Routes, [DASHBOARD.GetActivitySeries, CORE.Config], (series, config) => [
+  provide(bind, DASHBOARD.ProofBreakdown, [CORE.Database], (database) => new KnexProofBreakdown(database));
+  // Requests per endpoint come from the identity slice's key usage, its pending counts written first.
+  provide(
+    bind,
+    DASHBOARD.GetStatistics,
+    [
+      DASHBOARD.GetActivitySeries,
+      DASHBOARD.ProofSeries,
+      DASHBOARD.ProofBreakdown,
+      IDENTITY.KeyStore,
+      IDENTITY.KeyUsageHistory,
+      IDENTITY.KeyEndpointTally,
+      CORE.Clock,
+    ],
+    (series, proofs, breakdown, keys, usage, pending, clock) => new GetStatistics(series, proofs, breakdown, keys, usage, pending, clock),
+  );
+  provide(bind, DASHBOARD.Routes, [DASHBOARD.GetActivitySeries, DASHBOARD.GetStatistics, CORE.Config], (series, statistics, config) => [
     ...seriesRoutes({ series }),
+    ...statisticsRoutes({ statistics }),
     ...dashboardConfigRoutes({
       localLedger: config.solanaRpcUrl === null,
       chainId: chainIdFor(config.solanaRpcUrl),

@@ -6,6 +6,7 @@ import { MemoryDeviceStore } from '../../src/adapters/memory/memory-device-store
 import { MemoryFleet } from '../../src/adapters/memory/memory-fleet.js';
 import { MemoryGroupStore } from '../../src/adapters/memory/memory-group-store.js';
 import { MemoryProofActivity } from '../../src/adapters/memory/memory-proof-activity.js';
+import { MemoryProofBreakdown } from '../../src/adapters/memory/memory-proof-breakdown.js';
 import { MemoryProofStore } from '../../src/adapters/memory/memory-proof-store.js';
 import { MemoryWalletStats } from '../../src/adapters/memory/memory-wallet-stats.js';
 import { MemoryTokenBalance } from '../../src/adapters/memory/memory-token-balance.js';
@@ -90,6 +91,7 @@ export async function startIdentityApp(env: Record<string, string> = {}, options
       rebind(PROOFS.Store).toConstantValue(proofs);
       // The overview's series reads the same proofs.
       rebind(DASHBOARD.ProofSeries).toConstantValue(new MemoryProofSeries(proofs));
+      rebind(DASHBOARD.ProofBreakdown).toConstantValue(new MemoryProofBreakdown(proofs));
       if (fleet) {
         rebind(FLEET.DeviceStore).toConstantValue(new MemoryDeviceStore(fleet));
         rebind(FLEET.GroupStore).toConstantValue(new MemoryGroupStore(fleet));

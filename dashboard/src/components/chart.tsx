@@ -20,6 +20,8 @@ export interface ChartProps {
   readonly height?: number;
   /** Shown instead of a flat chart when every value is zero or missing. */
   readonly emptyText?: string;
+  /** Time axis in UTC rather than the browser's zone (the statistics count by UTC hour and day). */
+  readonly utc?: boolean;
 }
 
 // uPlot is loaded with the first chart only: pages without one never download it.
@@ -55,6 +57,7 @@ export function Chart(p: ChartProps) {
           {
             width: Math.max(el.clientWidth, 200),
             height: p.height ?? 200,
+            ...(p.utc ? { tzDate: (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') } : {}),
             // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
             scales: {
               x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) },

@@ -6,6 +6,7 @@ import { Link } from './ui.js';
 
 const NAV: ReadonlyArray<readonly [string, string]> = [
   ['', 'Overview'],
+  ['stats', 'Statistics'],
   ['activity', 'Activity'],
   ['keys', 'API keys'],
   ['webhooks', 'Webhooks'],

@@ -29,6 +29,8 @@ export interface ResponseSpec {
   readonly body?: t.Mixed;
   /** A non-JSON body's media type (e.g. metrics text). */
   readonly mediaType?: string;
+  /** Other media types the same answer may take (e.g. `text/csv` for an export), each documented as text. */
+  readonly alsoAs?: readonly string[];
 }
 
 /**

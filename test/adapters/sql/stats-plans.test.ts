@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { Knex } from 'knex';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
+import { KnexProofBreakdown } from '../../../src/adapters/sql/knex-proof-breakdown.js';
 import { KnexProofActivity } from '../../../src/adapters/sql/knex-proof-activity.js';
 import { KnexProofSeries } from '../../../src/adapters/sql/knex-proof-series.js';
 import { KnexWalletStats } from '../../../src/adapters/sql/knex-wallet-stats.js';
@@ -95,5 +96,25 @@ for (const [dialect, fresh] of [
     t.true(onProofs >= 7 && ranges >= 4, `${onProofs} statements on proofs, ${ranges} ranges`);
     // Hours and days come from the kept counts, not from the proofs.
     t.true(seriesSent.every((s) => !/\bproofs\b/.test(s.sql)) && seriesSent.length === 4, seriesSent.map((s) => s.sql).join('\n'));
+  });
+
+  test.serial(`${dialect}: the statistics' robots and tasks are grouped over one range of the wallet's time index`, async (t) => {
+    const db = await fresh();
+    await seed(db);
+    const breakdown = new KnexProofBreakdown(db);
+    const sent = [
+      ...(await statements(db, () => breakdown.top(WALLET_A, 'robot', T0 - 2 * HOUR, T0, 10))),
+      ...(await statements(db, () => breakdown.top(WALLET_A, 'task', T0 - 3 * HOUR, T0 - HOUR, 10))),
+    ];
+    t.is(sent.length, 2);
+    const timeRange =
+      dialect === 'sqlite'
+        ? /SEARCH proofs USING INDEX proofs_wallet_created \(wallet_id=\? AND created_at_ms>\? AND created_at_ms<\?\)/
+        : /Scan (using|on) proofs_wallet_created\b.*\n\s*Index Cond: \(\(wallet_id = .*created_at_ms >= .*created_at_ms < /;
+    for (const s of sent) {
+      const plan = await planOf(db, s);
+      t.notRegex(plan, dialect === 'sqlite' ? /^SCAN /m : /Seq Scan/, `${s.sql}\n${plan}`);
+      t.regex(plan, timeRange, `${s.sql}\n${plan}`);
+    }
   });
 }

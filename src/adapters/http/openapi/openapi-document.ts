@@ -90,8 +90,16 @@ function operation(r: AnyRoute): Record<string, unknown> {
         status,
         {
           description: spec.description,
-          ...(spec.body ? { content: { [spec.mediaType ?? 'application/json']: { schema: schemaOf(spec.body) } } } : {}),
-          ...(spec.mediaType && !spec.body ? { content: { [spec.mediaType]: { schema: { type: 'string' } } } } : {}),
+          ...(spec.body || spec.mediaType
+            ? {
+                content: {
+                  ...(spec.body
+                    ? { [spec.mediaType ?? 'application/json']: { schema: schemaOf(spec.body) } }
+                    : { [spec.mediaType!]: { schema: { type: 'string' } } }),
+                  ...Object.fromEntries((spec.alsoAs ?? []).map((m) => [m, { schema: { type: 'string' } }])),
+                },
+              }
+            : {}),
         },
       ]),
     ),

@@ -1,4 +1,5 @@
 import type { SeriesFailure } from '../../../application/dashboard/get-activity-series.js';
+import type { StatisticsFailure } from '../../../application/dashboard/get-statistics.js';
 import { HttpError } from '../http-error.js';
 
 /** Every business failure of the dashboard's use cases, to its status: one exhaustive switch. */
@@ -13,5 +14,20 @@ export function dashboardProblem(e: SeriesFailure): HttpError {
         code: 'too_many_points',
         path: 'from',
       });
+  }
+}
+
+/** The statistics' business failures, to their status. */
+export function statisticsProblem(e: StatisticsFailure): HttpError {
+  switch (e._tag) {
+    case 'NotYourWallet':
+    case 'EmptyWindow':
+      return dashboardProblem(e);
+    case 'WindowConflict':
+      return new HttpError(422, 'give either range or from and to, not both', { code: 'validation_error', path: 'range' });
+    case 'WindowIncomplete':
+      return new HttpError(422, `a custom window needs both from and to; ${e.missing} is missing`, { code: 'validation_error', path: e.missing });
+    case 'WindowTooLong':
+      return new HttpError(422, `the window spans ${e.days} days; at most ${e.maxDays}`, { code: 'validation_error', path: 'from' });
   }
 }
