@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, type ApiError, useSession } from './api.js';
-import { Shell } from './components/layout.js';
+import { PublicShell, Shell } from './components/layout.js';
 import { lazyView } from './components/lazy-view.js';
 import { ErrorNote, Loading } from './components/ui.js';
 import type { DashboardConfig } from './config.js';
@@ -23,6 +23,9 @@ import { VerifyPage } from './views/verify.js';
 const WebhooksPage = lazyView(() => import('./views/webhooks.js').then((m) => m.WebhooksPage));
 // So are the statistics, with their charts.
 const StatisticsPage = lazyView(() => import('./views/stats.js').then((m) => m.StatisticsPage));
+// So is the API reference, which signed-out visitors read too.
+const ApiReference = lazyView(() => import('./views/docs/api-reference.js').then((m) => m.ApiReference));
+const isDocs = (path: string) => path === 'docs' || path.startsWith('docs/');
 
 function View({ path, session }: { path: string; session: Session }) {
   const [section, ...rest] = path.split('/');
@@ -44,6 +47,8 @@ function View({ path, session }: { path: string; session: Session }) {
       return id ? <ProofPage proofId={decodeURIComponent(id)} /> : <ProofsPage />;
     case 'verify':
       return <VerifyPage />;
+    case 'docs':
+      return <ApiReference />;
     default:
       return <NotFound />;
   }
@@ -87,8 +92,8 @@ function App() {
     return () => clearTimeout(timer);
   }, [session, end]);
   useEffect(() => {
-    document.title = session ? 'Proof Registry dashboard' : 'Sign in · Proof Registry';
-  }, [session]);
+    document.title = isDocs(place.path) ? 'API reference · Proof Registry' : session ? 'Proof Registry dashboard' : 'Sign in · Proof Registry';
+  }, [session, place.path]);
 
   if (configError) {
     return (
@@ -99,6 +104,13 @@ function App() {
     );
   }
   if (!config) return <Loading label="Loading the dashboard…" />;
+  if (!session && isDocs(place.path)) {
+    return (
+      <PublicShell>
+        <ApiReference />
+      </PublicShell>
+    );
+  }
   if (!session) {
     return (
       <SignIn

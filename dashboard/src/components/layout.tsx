@@ -13,6 +13,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ['fleet', 'Fleet'],
   ['proofs', 'Proofs'],
   ['verify', 'Verify'],
+  ['docs', 'API reference'],
 ];
 
 /** The section a path belongs to, for aria-current. */
@@ -53,6 +54,29 @@ export function Shell(p: { session: Session; path: string; onSignOut: () => void
       </header>
       <main id="main" class="main" tabIndex={-1}>
         {p.children}
+      </main>
+    </div>
+  );
+}
+
+/** Signed out, a page that needs no sign-in (the API reference): the brand and a way to sign in. */
+export function PublicShell({ children }: { children: ComponentChildren }) {
+  return (
+    <div class="public-shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="public-header">
+        <p class="brand">
+          <span class="brand-mark" aria-hidden="true" />
+          Proof Registry
+        </p>
+        <Link href={BASE} class="button small">
+          Sign in
+        </Link>
+      </header>
+      <main id="main" class="main" tabIndex={-1}>
+        {children}
       </main>
     </div>
   );

@@ -2,11 +2,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { ViewHeader } from '../components/layout.js';
 import { LinkStatus, useLiveRefresh } from '../components/live.js';
-import { ConfirmDialog, Empty, ErrorNote, Link, Loading, StatusBadge } from '../components/ui.js';
+import { ConfirmDialog, Empty, ErrorNote, Link, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
-import { fmtAgo, fmtNumber } from '../format.js';
+import { fmtNumber } from '../format.js';
 import { BASE, navigate, usePlace, withParams } from '../router.js';
 import { STATUSES, type Device, type Fleet, type Group, type RegistryEvent } from '../types.js';
+import { useDeviceOrder } from './device-order.js';
+import { DeviceTable } from './device-table.js';
 import { GroupsPanel } from './groups.js';
 
 /** Re-read only while the live stream is down: otherwise the stream says when something changed. */
@@ -15,6 +17,8 @@ const FALLBACK_MS = 60_000;
 const TICK_MS = 30_000;
 
 /** What changes the list: a device's status (a new device starts with one), or a proof (counts, last seen). */
+const NO_DEVICES: Device[] = [];
+
 const changesFleet = (e: RegistryEvent) => e.type === 'device.status_changed' || e.type === 'proof.accepted';
 
 function useNow(periodMs: number): number {
@@ -50,8 +54,11 @@ export function FleetPage() {
   const [deleting, setDeleting] = useState<Group | null>(null);
 
   const f = fleet.value;
+  const order = useDeviceOrder(f?.devices ?? NO_DEVICES, fleet.reload);
   const needle = search.trim().toLowerCase();
-  const devices = (f?.devices ?? []).filter((d) => !needle || d.name.toLowerCase().includes(needle) || d.device_id.toLowerCase().includes(needle));
+  // A position means something only in the whole fleet's list: not in a filtered one, nor on a page of it.
+  const wholeFleet = !status && !groupId && !needle && !cursor && !f?.next_cursor;
+  const devices = order.devices.filter((d) => !needle || d.name.toLowerCase().includes(needle) || d.device_id.toLowerCase().includes(needle));
   const groupName = (id: string | null) => (id === null ? '—' : (f?.groups.find((g) => g.group_id === id)?.name ?? id));
   const currentGroup = groupId && groupId !== 'none' ? (f?.groups.find((g) => g.group_id === groupId) ?? null) : null;
   const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
@@ -92,7 +99,7 @@ export function FleetPage() {
     <section>
       <ViewHeader
         title="Fleet"
-        lead="Every device that sent a proof or a health report. The list follows status changes and new proofs as they happen (re-read every minute while the live connection is down)."
+        lead="Every device that sent a proof or a health report, in the order you give it (drag a row by its handle, or use its Move up and Move down buttons). The list follows status changes and new proofs as they happen (re-read every minute while the live connection is down)."
       >
         <LinkStatus state={link} />
       </ViewHeader>
@@ -101,6 +108,10 @@ export function FleetPage() {
       </p>
       {message ? <div class="note note-success">{message}</div> : null}
       <ErrorNote error={actionError} />
+      <ErrorNote error={order.error} />
+      <p role="status" class="visually-hidden" data-testid="order-announcement">
+        {order.announcement}
+      </p>
       <div class="toolbar">
         <nav aria-label="Filter by status" class="chips">
           <Link href={withParams(place, { status: null })} class="chip" aria-current={status === null ? 'page' : undefined}>
@@ -185,10 +196,14 @@ export function FleetPage() {
                 allShown={allShown}
                 groupName={groupName}
                 setAll={(on) => setSelected(on ? new Set(devices.map((d) => d.device_id)) : new Set())}
+                moves={wholeFleet && devices.length > 1 ? order : null}
               />
             )
           ) : fleet.loading ? (
             <Loading />
+          ) : null}
+          {f && !wholeFleet && devices.length > 1 ? (
+            <p class="muted">The order can be changed in the list of every device: without a filter, a search or a next page.</p>
           ) : null}
           {f?.next_cursor ? (
             <button type="button" class="button" onClick={() => setCursor(f.next_cursor)}>
@@ -209,63 +224,5 @@ export function FleetPage() {
         </p>
       </ConfirmDialog>
     </section>
-  );
-}
-
-function DeviceTable(p: {
-  devices: Device[];
-  now: number;
-  selected: ReadonlySet<string>;
-  toggle: (id: string) => void;
-  allShown: boolean;
-  setAll: (on: boolean) => void;
-  groupName: (id: string | null) => string;
-}) {
-  return (
-    <div class="table-wrap panel flush">
-      <table>
-        <caption class="visually-hidden">Devices</caption>
-        <thead>
-          <tr>
-            <th scope="col" class="check">
-              <input
-                type="checkbox"
-                aria-label="Select every device shown"
-                checked={p.allShown}
-                onChange={(e) => p.setAll((e.target as HTMLInputElement).checked)}
-              />
-            </th>
-            <th scope="col">Device</th>
-            <th scope="col">Status</th>
-            <th scope="col">Group</th>
-            <th scope="col">Last seen</th>
-            <th scope="col" class="num">
-              Proofs
-            </th>
-            <th scope="col">Last health</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.devices.map((d) => (
-            <tr key={d.device_id}>
-              <td class="check">
-                <input type="checkbox" aria-label={`Select ${d.name}`} checked={p.selected.has(d.device_id)} onChange={() => p.toggle(d.device_id)} />
-              </td>
-              <th scope="row">
-                <Link href={`${BASE}fleet/devices/${encodeURIComponent(d.device_id)}`}>{d.name}</Link>
-                {d.custom_name ? <span class="sub mono">{d.device_id}</span> : null}
-              </th>
-              <td>
-                <StatusBadge status={d.status} />
-              </td>
-              <td>{p.groupName(d.group_id)}</td>
-              <td title={d.last_seen_at}>{fmtAgo(d.last_seen_at, p.now)}</td>
-              <td class="num">{fmtNumber(d.proof_count)}</td>
-              <td class="clip">{d.last_health?.message ?? (d.last_health ? d.last_health.status : '—')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

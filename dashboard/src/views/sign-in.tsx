@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
-import { CopyButton } from '../components/ui.js';
+import { CopyButton, Link } from '../components/ui.js';
 import { fundCommand, type DashboardConfig } from '../config.js';
 import { devWallet, devWalletAddress, devWalletSupported, importDevWallet } from '../dev-wallet.js';
 import { fmtCount, fmtNumber } from '../format.js';
+import { BASE } from '../router.js';
 import type { Session } from '../session.js';
 import { signIn } from '../sign-in.js';
 import { Declined, watchWallets, WrongSignature, type Signer } from '../wallets.js';
@@ -205,6 +206,9 @@ export function SignIn(p: { config: DashboardConfig; expired: boolean; onSignedI
             </button>
           </section>
         ) : null}
+        <p class="signin-docs">
+          No sign-in is needed to read the <Link href={`${BASE}docs`}>API reference</Link>.
+        </p>
       </div>
     </main>
   );

@@ -82,9 +82,12 @@ export async function loadDashboardAssets(dir: string): Promise<DashboardAssets>
 /** Where the page lives; every path below it that is not an asset is the page (client-side views). */
 export const DASHBOARD_PATH = '/dashboard/';
 const ASSETS_PATH = '/dashboard/assets/';
+/** The API reference, a view of the page that needs no sign-in. */
+const DOCS_PATH = '/docs';
 
 /**
- * Serves the dashboard: `/` and `/dashboard` redirect to `/dashboard/`; the page (no-cache,
+ * Serves the dashboard: `/` and `/dashboard` redirect to `/dashboard/`, `/docs` to the API
+ * reference at `/dashboard/docs`; the page (no-cache,
  * so a new build is picked up at once) at every view's URL; content-hashed assets cached for
  * a year. Runs after the API router, so it only sees what no route took.
  */
@@ -92,10 +95,10 @@ export function dashboardMiddleware(assets: DashboardAssets): Koa.Middleware {
   return async (ctx, next) => {
     // A CONNECT to an authority (`example.com:443`) has no path at all.
     const p: unknown = ctx.path;
-    const mine = typeof p === 'string' && (p === '/' || p === '/dashboard' || p.startsWith(DASHBOARD_PATH));
+    const mine = typeof p === 'string' && (p === '/' || p === '/dashboard' || p === DOCS_PATH || p.startsWith(DASHBOARD_PATH));
     if (!mine) return next();
     const urlPath = p as string;
-    ctx.state.route = urlPath.startsWith(ASSETS_PATH) ? `${ASSETS_PATH}{file}` : urlPath === '/' ? '/' : DASHBOARD_PATH;
+    ctx.state.route = urlPath.startsWith(ASSETS_PATH) ? `${ASSETS_PATH}{file}` : urlPath === '/' || urlPath === DOCS_PATH ? urlPath : DASHBOARD_PATH;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
       ctx.status = 405;
@@ -105,6 +108,11 @@ export function dashboardMiddleware(assets: DashboardAssets): Koa.Middleware {
     if (urlPath === '/' || urlPath === '/dashboard') {
       ctx.status = 302;
       ctx.redirect(DASHBOARD_PATH);
+      return;
+    }
+    if (urlPath === DOCS_PATH) {
+      ctx.status = 302;
+      ctx.redirect(`${DASHBOARD_PATH}docs`);
       return;
     }
     ctx.set(SECURITY_HEADERS);

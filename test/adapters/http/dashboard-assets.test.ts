@@ -46,6 +46,16 @@ test('the page carries its security headers and is revalidated on every load', a
   t.false(DASHBOARD_CSP.includes('unsafe'));
 });
 
+test('/docs leads to the API reference, a view of the same page under the same policy', async (t) => {
+  const res = await fetch(`${site.url}/docs`, { redirect: 'manual' });
+  t.is(res.status, 302);
+  t.is(res.headers.get('location'), '/dashboard/docs');
+  const page = await fetch(`${site.url}/dashboard/docs?doc=acto`);
+  t.is(page.status, 200);
+  t.is(page.headers.get('content-security-policy'), DASHBOARD_CSP);
+  t.is((await fetch(`${site.url}/docs/more`, { redirect: 'manual' })).status, 404, 'only /docs itself');
+});
+
 test('content-hashed assets are cached for good, gzipped when asked, and answer 304 to their ETag', async (t) => {
   const res = await fetch(`${site.url}/dashboard/assets/app-ABC123.js`, { headers: { 'accept-encoding': 'gzip' } });
   t.is(res.status, 200);

@@ -43,7 +43,7 @@ export function actoFleetRoutes(d: ActoFleetRouteDeps): AnyRoute[] {
       heavyRead: true,
       tag: 'acto fleet',
       summary: 'Fleet overview (client.fleet.get_overview)',
-      description: `Devices by id (at most ${ACTO_MAX_DEVICES}), every group, and totals. active_devices counts the online; warning_devices the warning, degraded and error; offline_devices the offline.`,
+      description: `Devices in the fleet's order (sort_order, then id; at most ${ACTO_MAX_DEVICES}), every group, and totals. active_devices counts the online; warning_devices the warning, degraded and error; offline_devices the offline.`,
       auth: 'api_key',
       scope: 'fleet:read',
       responses: { 200: { description: 'The overview.', body: c.OverviewResponse }, ...errors(...AUTHED) },

@@ -25,7 +25,7 @@ export function fleetRoutes(d: FleetRouteDeps): AnyRoute[] {
       tag: 'fleet',
       summary: 'Fleet overview: a page of devices, every group, totals',
       description:
-        'Devices are listed by id, a page at a time (limit 1–200, default 50; next_cursor for the next page), optionally only one group\'s (group_id, or "none") or only some statuses (status=offline,error). groups lists every group of the wallet (at most 500); summary counts the whole fleet by status and by group. Status: offline when not heard from (proof or health report) for DEVICE_OFFLINE_AFTER_S; else error or degraded when the last health report says so; else online within DEVICE_ONLINE_WINDOW_S, warning beyond.',
+        'Devices are listed in the fleet\'s order (sort_order, set with PATCH /v1/fleet/devices/order; then by id, devices never placed last), a page at a time (limit 1–200, default 50; next_cursor for the next page), optionally only one group\'s (group_id, or "none") or only some statuses (status=offline,error). groups lists every group of the wallet (at most 500); summary counts the whole fleet by status and by group. Status: offline when not heard from (proof or health report) for DEVICE_OFFLINE_AFTER_S; else error or degraded when the last health report says so; else online within DEVICE_ONLINE_WINDOW_S, warning beyond.',
       auth: jwt,
       query: c.OverviewQuery,
       responses: { 200: { description: 'The overview.', body: c.OverviewResponse }, ...errors(400, 404, 422, ...AUTHED) },
