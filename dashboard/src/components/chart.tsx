@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
+import { countScale } from '../chart-scale.js';
 
 export interface ChartSeries {
   readonly label: string;
@@ -37,6 +38,7 @@ export function Chart(p: ChartProps) {
   const empty = p.emptyText !== undefined && p.series.every((s) => s.values.every((v) => !v));
   const [failed, setFailed] = useState<string | null>(null);
   // Redrawn when the numbers change, not whenever the parent renders new arrays of the same numbers.
+  const scale = countScale(Math.max(0, ...p.series.flatMap((s) => s.values.map((v) => v ?? 0))));
   const dataKey = JSON.stringify([p.x, p.series.map((s) => [s.label, s.values]), p.kind, p.height]);
   useEffect(() => {
     const el = box.current;
@@ -49,8 +51,8 @@ export function Chart(p: ChartProps) {
         if (gone) return;
         const half = p.x.length > 1 ? (p.x[1]! - p.x[0]!) / 2000 : 0;
         const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 } };
-        // Counts have whole-number ticks; readings (percent, °C) take uPlot's own.
-        const counts = p.kind === 'bars' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6] } : {};
+        // Counts have whole-number ticks up to a labelled top at or above the tallest bar; readings (percent, °C) take uPlot's own.
+        const counts = p.kind === 'bars' ? { splits: () => [...scale.ticks] } : {};
         plot = new uPlot(
           {
             width: Math.max(el.clientWidth, 200),
@@ -58,7 +60,7 @@ export function Chart(p: ChartProps) {
             // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
             scales: {
               x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) },
-              y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] },
+              y: { range: (_u, min, max) => (p.kind === 'bars' ? [0, scale.max] : [Math.min(0, min), max + 1]) },
             },
             axes: [
               { ...axis, space: 90 },
@@ -105,7 +107,7 @@ export function Chart(p: ChartProps) {
           {p.emptyText}
         </p>
       ) : (
-        <div ref={box} class="chart-canvas" aria-hidden="true" />
+        <div ref={box} class="chart-canvas" aria-hidden="true" data-y-ticks={p.kind === 'bars' ? scale.ticks.join(' ') : undefined} />
       )}
       <details class="chart-table">
         <summary>Show as a table</summary>
