@@ -4,9 +4,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS } from '../support/browser.js';
 import type { EveryPage } from './every-page.js';
 
 const run = promisify(execFile);
+
+/** The whole page as one tall viewport at `width` (the docs' pictures are taken so), then the size it had. */
+async function picture(page: Page, name: string, width: number): Promise<void> {
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width, height: 844 });
+  await page.setViewportSize({ width, height: Math.max(844, await page.evaluate(() => document.documentElement.scrollHeight)) });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  await page.setViewportSize(size);
+}
 
 /**
  * A new user's first minutes, on the wallet with nothing in it: the overview, proofs and fleet
@@ -34,8 +45,11 @@ export function firstSteps(d: EveryPage): void {
       await steps.getByRole('heading', { name: 'Send a first proof' }).waitFor();
       t.true((await steps.innerText()).includes(wallet), `${where}: the wallet's full address`);
     }
-    // The tabs, by keyboard: the chosen one takes focus, the arrow keys move between them.
+    await page().goto(`${origin}/dashboard/`);
     const steps = page().getByRole('region', { name: 'First steps' });
+    await steps.waitFor();
+    if (d.label === 'sqlite') await picture(page(), 'first-proof-empty-state', 1280);
+    // The tabs, by keyboard: the chosen one takes focus, the arrow keys move between them.
     const curl = await snippet('.first-steps', 'curl');
     t.true(curl.startsWith(`curl -s ${origin}/v1/proofs`), curl);
     t.true(curl.includes(`X-Wallet-Address: ${wallet}`), curl);
@@ -64,6 +78,9 @@ export function firstSteps(d: EveryPage): void {
   test.serial(`${d.label}: a key made with the keyboard is shown once with the wallet's full address and the commands, filled with it`, async (t) => {
     await page().goto(`${d.registry().url}/dashboard/keys`);
     await page().getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    // On a phone's screen, as the docs picture it.
+    await page().setViewportSize({ width: 390, height: 844 });
+    t.teardown(() => page().setViewportSize({ width: 1280, height: 860 }));
     await page().getByLabel('Name', { exact: true }).focus();
     await page().keyboard.type('first robot');
     await page().keyboard.press('Enter');
@@ -78,6 +95,8 @@ export function firstSteps(d: EveryPage): void {
     const cli = await snippet('.new-key', 'cli');
     t.true(cli.includes(`PROOF_REGISTRY_API_KEY=${key}`), cli);
     shown = { key, cli, curl };
+    t.true(await page().evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the panel fits a phone');
+    if (d.label === 'sqlite') await picture(page(), 'keys-phone', 390);
     await panel.getByRole('button', { name: 'I have stored it' }).click();
     await panel.waitFor({ state: 'hidden' });
     t.false((await page().content()).includes(key), 'gone from the page once stored');
