@@ -1,7 +1,8 @@
 /**
- * The y axis of a chart of counts: whole-number steps of 1, 2 or 5 times a power of ten, and a
- * top that is a step at or above the largest value, so the axis always labels a number at
- * least as high as its tallest bar (a bar of 9 under an axis labelled 0 and 5 reads as 5).
+ * The y axis of a chart of counts, or of readings that are never negative: whole-number steps
+ * of 1, 2 or 5 times a power of ten, and a top that is a step at or above the largest value,
+ * so the axis always labels a number at least as high as its tallest bar (a bar of 9 under an
+ * axis labelled 0 and 5 reads as 5).
  */
 export interface CountScale {
   /** The top of the axis: a multiple of `step`, at least the data's maximum (and at least 1). */

@@ -100,6 +100,9 @@ export function firstSteps(d: EveryPage): void {
     await panel.getByRole('button', { name: 'I have stored it' }).click();
     await panel.waitFor({ state: 'hidden' });
     t.false((await page().content()).includes(key), 'gone from the page once stored');
+    // The first step is ticked; the second still waits.
+    await page().goto(`${d.registry().url}/dashboard/`);
+    await page().getByRole('region', { name: 'First steps' }).getByText('Done: this wallet has an API key.').waitFor();
   });
 
   test.serial(`${d.label}: the commands, run as the panel shows them, store a first proof; the overview then shows it`, async (t) => {

@@ -69,7 +69,7 @@ export function keyboardAndPhone(d: EveryPage): void {
     await page().locator('figcaption', { hasText: 'Requests and errors per day' }).waitFor();
   });
 
-  test.serial(`${d.label}: a count chart labels a value at or above its tallest bar`, async (t) => {
+  test.serial(`${d.label}: a chart's y axis labels a value at or above its largest (9 requests: up to 10; a CPU of 30 %: up to 30)`, async (t) => {
     // 9 requests in a day: the axis reaches 10, labelled, not 5.
     const made = await d
       .registry()
@@ -95,5 +95,10 @@ export function keyboardAndPhone(d: EveryPage): void {
         .allInnerTexts(),
       [today, '9', '0'],
     );
+    // A reading's chart too: a CPU of 30 % under an axis that labels 30.
+    await d.open(PAGES.find((p) => p.name === 'device')!);
+    const cpu = page().locator('figure', { hasText: 'CPU (%)' }).locator('.chart-canvas');
+    await cpu.locator('canvas').waitFor();
+    t.is(await cpu.getAttribute('data-y-ticks'), '0 10 20 30');
   });
 }

@@ -37,8 +37,11 @@ export function Chart(p: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const empty = p.emptyText !== undefined && p.series.every((s) => s.values.every((v) => !v));
   const [failed, setFailed] = useState<string | null>(null);
+  // The y axis ends at a labelled step at or above the largest value. Readings below zero (°C)
+  // take uPlot's own ticks, with room above the largest.
+  const values = p.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
+  const scale = values.every((v) => v >= 0) ? countScale(Math.max(0, ...values)) : null;
   // Redrawn when the numbers change, not whenever the parent renders new arrays of the same numbers.
-  const scale = countScale(Math.max(0, ...p.series.flatMap((s) => s.values.map((v) => v ?? 0))));
   const dataKey = JSON.stringify([p.x, p.series.map((s) => [s.label, s.values]), p.kind, p.height]);
   useEffect(() => {
     const el = box.current;
@@ -51,8 +54,7 @@ export function Chart(p: ChartProps) {
         if (gone) return;
         const half = p.x.length > 1 ? (p.x[1]! - p.x[0]!) / 2000 : 0;
         const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 } };
-        // Counts have whole-number ticks up to a labelled top at or above the tallest bar; readings (percent, °C) take uPlot's own.
-        const counts = p.kind === 'bars' ? { splits: () => [...scale.ticks] } : {};
+        const splits = scale ? { splits: () => [...scale.ticks] } : {};
         plot = new uPlot(
           {
             width: Math.max(el.clientWidth, 200),
@@ -60,11 +62,11 @@ export function Chart(p: ChartProps) {
             // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
             scales: {
               x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) },
-              y: { range: (_u, min, max) => (p.kind === 'bars' ? [0, scale.max] : [Math.min(0, min), max + 1]) },
+              y: { range: (_u, min, max) => (scale ? [0, scale.max] : [Math.min(0, min), max + 1]) },
             },
             axes: [
               { ...axis, space: 90 },
-              { ...axis, ...counts, size: 48 },
+              { ...axis, ...splits, size: 48 },
             ],
             legend: { show: p.series.length > 1, live: false },
             cursor: { points: { show: p.kind === 'lines' } },
@@ -107,7 +109,7 @@ export function Chart(p: ChartProps) {
           {p.emptyText}
         </p>
       ) : (
-        <div ref={box} class="chart-canvas" aria-hidden="true" data-y-ticks={p.kind === 'bars' ? scale.ticks.join(' ') : undefined} />
+        <div ref={box} class="chart-canvas" aria-hidden="true" data-y-ticks={scale?.ticks.join(' ')} />
       )}
       <details class="chart-table">
         <summary>Show as a table</summary>

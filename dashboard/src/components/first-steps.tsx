@@ -59,18 +59,16 @@ export function FirstProof({ wallet, apiKey, idPrefix = 'first-proof' }: { walle
  * What a wallet with no proof does next: make a key, then send a proof with it. Shown where a
  * new user lands (the overview) and where they look next (proofs, fleet).
  */
-export function FirstSteps({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
+export function FirstSteps() {
   const wallet = loadSession()?.wallet ?? '';
   const keys = useData(() => api<{ items: unknown[] }>('GET', '/v1/keys'), 'first-steps-keys');
   const hasKey = (keys.value?.items.length ?? 0) > 0;
-  const H = headingLevel === 2 ? 'h2' : 'h3';
-  const Step = headingLevel === 2 ? 'h3' : 'h4';
   return (
     <section class="first-steps panel" aria-labelledby="first-steps-title">
-      <H id="first-steps-title">First steps</H>
+      <h2 id="first-steps-title">First steps</h2>
       <ol class="steps">
         <li class={hasKey ? 'step done' : 'step'}>
-          <Step>Make an API key</Step>
+          <h3>Make an API key</h3>
           {hasKey ? (
             <p>
               Done: this wallet has an API key. <Link href={`${BASE}keys`}>Manage API keys</Link>
@@ -82,7 +80,7 @@ export function FirstSteps({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
           )}
         </li>
         <li class="step">
-          <Step>Send a first proof</Step>
+          <h3>Send a first proof</h3>
           <p>
             Every request carries the key and this wallet’s full address, <code class="mono break">{wallet}</code>.
           </p>
