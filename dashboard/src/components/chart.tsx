@@ -61,7 +61,12 @@ export function Chart(p: ChartProps) {
             height: p.height ?? 200,
             // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
             scales: {
-              x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) },
+              // One sample alone gets an hour around it, not an axis of years.
+              x: {
+                time: true,
+                ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}),
+                ...(p.x.length === 1 ? { range: (_u, min) => [min - 1800, min + 1800] as [number, number] } : {}),
+              },
               y: { range: (_u, min, max) => (scale ? [0, scale.max] : [Math.min(0, min), max + 1]) },
             },
             axes: [
@@ -77,7 +82,8 @@ export function Chart(p: ChartProps) {
                 stroke: cssVar(s.color),
                 width: p.kind === 'bars' ? 0 : 2,
                 fill: p.kind === 'bars' ? cssVar(s.color) : undefined,
-                points: { show: false },
+                // A line of one sample is a dot.
+                points: { show: p.kind === 'lines' && p.x.length === 1 },
                 spanGaps: false,
                 // Bars of later series are drawn over earlier ones: errors over requests show as the part that failed.
                 ...(p.kind === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.7, 40] }) } : {}),
