@@ -151,22 +151,34 @@ const registerTestWallet = (w: { address: string; publicKey: string; name: strin
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+export type AxeImpact = 'minor' | 'moderate' | 'serious' | 'critical';
+
+/** The impacts that fail every page's check (test/dashboard/every-page.ts); checkPage fails on any. */
+export const SERIOUS: readonly AxeImpact[] = ['serious', 'critical'];
+
 /**
- * axe-core's WCAG 2 A and AA rules on the page as it is now. The script is evaluated through
+ * axe-core's WCAG 2 A and AA rules on the page as it is now (with `impacts`, only those). The script is evaluated through
  * the DevTools protocol, which the page's CSP does not govern, so the page under test keeps
  * its real policy.
  */
-export async function axeViolations(page: Page): Promise<string[]> {
+export async function axeViolations(page: Page, o: { impacts?: readonly AxeImpact[] } = {}): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
-        axe: { run(ctx: Document, o: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> };
+        axe: {
+          run(
+            ctx: Document,
+            o: unknown,
+          ): Promise<{ violations: Array<{ id: string; help: string; impact: string | null; nodes: Array<{ target: unknown }> }> }>;
+        };
       }
     ).axe;
     return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
   });
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+  return result.violations
+    .filter((v) => !o.impacts || o.impacts.includes(v.impact as AxeImpact))
+    .map((v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
 }
 
 /** Asserts the page is clean (nothing in `problems`, no axe violation) and saves a screenshot. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
+import { countScale } from '../chart-scale.js';
 
 export interface ChartSeries {
   readonly label: string;
@@ -38,6 +39,10 @@ export function Chart(p: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const empty = p.emptyText !== undefined && p.series.every((s) => s.values.every((v) => !v));
   const [failed, setFailed] = useState<string | null>(null);
+  // The y axis ends at a labelled step at or above the largest value. Readings below zero (°C)
+  // take uPlot's own ticks, with room above the largest.
+  const values = p.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
+  const scale = values.every((v) => v >= 0) ? countScale(Math.max(0, ...values)) : null;
   // Redrawn when the numbers change, not whenever the parent renders new arrays of the same numbers.
   const dataKey = JSON.stringify([p.x, p.series.map((s) => [s.label, s.values]), p.kind, p.height]);
   useEffect(() => {
@@ -51,8 +56,7 @@ export function Chart(p: ChartProps) {
         if (gone) return;
         const half = p.x.length > 1 ? (p.x[1]! - p.x[0]!) / 2000 : 0;
         const axis = { stroke: cssVar('--muted'), grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { stroke: cssVar('--grid'), width: 1 } };
-        // Counts have whole-number ticks; readings (percent, °C) take uPlot's own.
-        const counts = p.kind === 'bars' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6] } : {};
+        const splits = scale ? { splits: () => [...scale.ticks] } : {};
         plot = new uPlot(
           {
             width: Math.max(el.clientWidth, 200),
@@ -60,12 +64,17 @@ export function Chart(p: ChartProps) {
             ...(p.utc ? { tzDate: (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') } : {}),
             // Bars are centred on their bucket: half a bucket of room at each end, so none is cut off.
             scales: {
-              x: { time: true, ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}) },
-              y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max, p.kind === 'bars' ? 1 : max + 1)] },
+              // One sample alone gets an hour around it, not an axis of years.
+              x: {
+                time: true,
+                ...(p.kind === 'bars' && p.x.length > 1 ? { range: (_u, min, max) => [min - half, max + half] as [number, number] } : {}),
+                ...(p.x.length === 1 ? { range: (_u, min) => [min - 1800, min + 1800] as [number, number] } : {}),
+              },
+              y: { range: (_u, min, max) => (scale ? [0, scale.max] : [Math.min(0, min), max + 1]) },
             },
             axes: [
               { ...axis, space: 90 },
-              { ...axis, ...counts, size: 48 },
+              { ...axis, ...splits, size: 48 },
             ],
             legend: { show: p.series.length > 1, live: false },
             cursor: { points: { show: p.kind === 'lines' } },
@@ -76,7 +85,8 @@ export function Chart(p: ChartProps) {
                 stroke: cssVar(s.color),
                 width: p.kind === 'bars' ? 0 : 2,
                 fill: p.kind === 'bars' ? cssVar(s.color) : undefined,
-                points: { show: false },
+                // A line of one sample is a dot.
+                points: { show: p.kind === 'lines' && p.x.length === 1 },
                 spanGaps: false,
                 // Bars of later series are drawn over earlier ones: errors over requests show as the part that failed.
                 ...(p.kind === 'bars' ? { paths: uPlot.paths.bars!({ size: [0.7, 40] }) } : {}),
@@ -108,7 +118,7 @@ export function Chart(p: ChartProps) {
           {p.emptyText}
         </p>
       ) : (
-        <div ref={box} class="chart-canvas" aria-hidden="true" />
+        <div ref={box} class="chart-canvas" aria-hidden="true" data-y-ticks={scale?.ticks.join(' ')} />
       )}
       <details class="chart-table">
         <summary>Show as a table</summary>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { ViewHeader } from '../components/layout.js';
 import { LinkStatus, useLiveRefresh } from '../components/live.js';
+import { FirstSteps } from '../components/first-steps.js';
 import { ConfirmDialog, Empty, ErrorNote, Link, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { fmtNumber } from '../format.js';
@@ -180,7 +181,10 @@ export function FleetPage() {
             devices.length === 0 ? (
               <Empty title={f.summary.total_devices === 0 ? 'No devices yet' : 'No device matches'}>
                 {f.summary.total_devices === 0 ? (
-                  <p>A device appears here with its first proof (its robot_id) or its first health report.</p>
+                  <>
+                    <p>A device appears here with its first proof (its robot_id) or its first health report.</p>
+                    <FirstSteps />
+                  </>
                 ) : (
                   <p>
                     Change the filters, or <Link href={`${BASE}fleet`}>show every device</Link>.

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
+import { FirstProof } from '../components/first-steps.js';
 import { ViewHeader } from '../components/layout.js';
 import { ConfirmDialog, CopyButton, Empty, ErrorNote, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { fmtAgo, fmtCount, fmtDate } from '../format.js';
 import { navigate, usePlace, withParams } from '../router.js';
+import { loadSession } from '../session.js';
 import type { ApiKey, CreatedKey, KeyInfo } from '../types.js';
 import { KeyForm } from './key-form.js';
 import { bindingText, expiryText, presetOf } from './key-grants.js';
@@ -32,6 +34,7 @@ function grantLine(k: KeyInfo): string {
 
 /** The new key, held only in this state while its panel shows: stored nowhere. */
 function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+  const wallet = loadSession()?.wallet ?? '';
   return (
     <div class="note note-success new-key">
       <p>
@@ -46,6 +49,15 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }
       <p class="muted" data-testid="new-key-grant">
         {grantLine(created)}
       </p>
+      <p>A device sends it with this wallet’s full address:</p>
+      <div class="command">
+        <code class="mono break" data-testid="new-key-wallet">
+          {wallet}
+        </code>
+        <CopyButton text={wallet} label="Copy wallet address" />
+      </div>
+      <h3>Send a first proof with it</h3>
+      <FirstProof wallet={wallet} apiKey={created.key} idPrefix="new-key-proof" />
       <button type="button" class="button small" onClick={onDone}>
         I have stored it
       </button>

@@ -1,6 +1,7 @@
 import { api, query } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { ViewHeader } from '../components/layout.js';
+import { FirstSteps } from '../components/first-steps.js';
 import { LogCard } from '../components/log-panels.js';
 import { ErrorNote, Link, Loading, Stat, StatusBadge } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
@@ -42,6 +43,8 @@ export function Overview({ session }: { session: Session }) {
     <section>
       <ViewHeader title="Overview" lead="Your wallet's proofs, devices and API keys at a glance." />
       <ErrorNote error={stats.error} retry={stats.reload} />
+      {/* A wallet with nothing yet: what to do next, first. */}
+      {s && s.proofs.total === 0 ? <FirstSteps /> : null}
       {s ? (
         <dl class="stats">
           <Stat
@@ -82,7 +85,7 @@ export function Overview({ session }: { session: Session }) {
               </li>
             ))}
           </ul>
-          <p class="muted">{s.proofs.last_at ? `Last proof created ${fmtAgo(s.proofs.last_at)}.` : 'No proofs yet.'}</p>
+          <p class="muted">{s.proofs.last_at ? `Last proof created ${fmtAgo(s.proofs.last_at)}.` : 'No proofs yet: the first steps above send one.'}</p>
         </div>
       ) : null}
       <div class="panel">

@@ -1,5 +1,6 @@
 import { api, query } from '../api.js';
 import { ViewHeader } from '../components/layout.js';
+import { FirstSteps } from '../components/first-steps.js';
 import { Empty, ErrorNote, Link, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { BASE, navigate, usePlace, withParams } from '../router.js';
@@ -89,13 +90,16 @@ export function ProofsPage() {
       <ErrorNote error={proofs.error} retry={proofs.reload} />
       {proofs.value ? (
         proofs.value.items.length === 0 ? (
-          <Empty title={filtered ? 'No proof matches these filters' : 'No proofs yet'}>
-            {filtered ? (
-              <p>Loosen a filter, or clear them all.</p>
-            ) : (
-              <p>Devices submit proofs with POST /v1/proofs and an API key. Sign one with “proof-registry sign” and send it, and it appears here.</p>
-            )}
-          </Empty>
+          <>
+            <Empty title={filtered ? 'No proof matches these filters' : 'No proofs yet'}>
+              {filtered ? (
+                <p>Loosen a filter, or clear them all.</p>
+              ) : (
+                <p>Devices submit proofs with POST /v1/proofs and an API key: the first steps below send one, and it appears here.</p>
+              )}
+            </Empty>
+            {filtered ? null : <FirstSteps />}
+          </>
         ) : (
           <div class="panel flush">
             <ProofTable proofs={proofs.value.items} caption="Proofs" />
