@@ -29,6 +29,10 @@ export interface ResponseSpec {
   readonly body?: t.Mixed;
   /** A non-JSON body's media type (e.g. metrics text). */
   readonly mediaType?: string;
+  /** A non-JSON body offered in several media types (an export's CSV and JSON Lines), each with what it holds. */
+  readonly mediaTypes?: Readonly<Record<string, string>>;
+  /** Response headers worth documenting, each with what it says. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -92,6 +92,12 @@ function operation(r: AnyRoute): Record<string, unknown> {
           description: spec.description,
           ...(spec.body ? { content: { [spec.mediaType ?? 'application/json']: { schema: schemaOf(spec.body) } } } : {}),
           ...(spec.mediaType && !spec.body ? { content: { [spec.mediaType]: { schema: { type: 'string' } } } } : {}),
+          ...(spec.mediaTypes && !spec.body
+            ? { content: Object.fromEntries(Object.entries(spec.mediaTypes).map(([type, description]) => [type, { schema: { type: 'string', description } }])) }
+            : {}),
+          ...(spec.headers
+            ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+            : {}),
         },
       ]),
     ),
