@@ -136,6 +136,11 @@ export function proofExportSuite(label: string, url: () => Promise<string>): voi
   });
 
   test(`${label}: without format, Accept chooses; the default is CSV`, async (t) => {
+    const doc = await registry.call(null, 'GET', '/openapi.json');
+    const op = doc.body.paths['/v1/proofs/export'].get;
+    t.deepEqual(Object.keys(op.responses['200'].content), ['text/csv; charset=utf-8', 'application/x-ndjson']);
+    t.like(op, { operationId: 'exportProofs', 'x-required-scope': 'proofs:read' });
+    t.truthy(op.responses['200'].headers.Link);
     t.is((await exportOf('?limit=1', wallet, { accept: 'application/x-ndjson' })).headers.get('content-type'), 'application/x-ndjson');
     t.is((await exportOf('?limit=1')).headers.get('content-type'), 'text/csv; charset=utf-8');
   });
