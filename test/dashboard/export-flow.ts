@@ -12,6 +12,7 @@ const PROOFS = [
   { taskId: 'weld-seam-12', robotId: 'arm-1', createdAt: '2026-11-19T08:00:00Z', meta: { site: 'Lyon' } },
   { taskId: 'pick, then place "B"', robotId: 'arm-1', createdAt: '2026-11-19T09:00:00Z' },
   { taskId: '=HYPERLINK("http://x")', robotId: 'arm-1', createdAt: '2026-11-19T10:00:00Z' },
+  { taskId: 'two\nlines', robotId: 'arm-1', createdAt: '2026-11-19T10:30:00Z' },
   { taskId: 'inspect-4', robotId: 'arm-2', createdAt: '2026-11-19T11:00:00Z' },
   { taskId: 'inspect-5', robotId: 'arm-2', createdAt: '2026-11-19T12:00:00Z' },
 ];
@@ -61,7 +62,7 @@ export function exportFlow(label: string, database: { url(): Promise<string>; dr
     await w.page.getByLabel('Order').selectOption('asc');
     await w.page.getByRole('button', { name: 'Search' }).click();
     await w.page.waitForURL(/robot_id=arm-1/);
-    await w.page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 3);
+    await w.page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 4);
 
     const csv = await exportAs('Export CSV');
     t.regex(csv.name, /^proofs-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -73,11 +74,12 @@ export function exportFlow(label: string, database: { url(): Promise<string>; dr
         ['weld-seam-12', 'arm-1'],
         ['pick, then place "B"', 'arm-1'],
         ['\'=HYPERLINK("http://x")', 'arm-1'],
+        ['two\nlines', 'arm-1'],
       ],
     );
     const done = w.page.getByTestId('export-done');
     await done.waitFor();
-    t.is(await done.innerText(), `Saved 3 proofs to ${csv.name}. That is every proof of this search.`);
+    t.is(await done.innerText(), `Saved 4 proofs to ${csv.name}. That is every proof of this search.`);
     t.true((await w.page.getByText('up to 100,000 proofs an export').count()) === 1);
     const head = await w.page.getByLabel(`The first lines of ${csv.name}`).innerText();
     t.true(head.startsWith('proof_id,created_at,received_at,task_id,robot_id'));

@@ -21,6 +21,7 @@ type ExportState =
 /** The first lines of the file shown under the buttons, so the export can be checked at a glance. */
 const HEAD_LINES = 6;
 const LINE_FEED = 10;
+const QUOTE = 34;
 
 /**
  * Exports the proofs of the page's search (GET /v1/proofs/export, every filter applied) as CSV
@@ -36,14 +37,13 @@ export function ProofExport({ filters }: { filters: Record<string, string | null
       const res = await fetch(`/v1/proofs/export${query({ ...filters, format, cursor })}`, { headers: credentialHeaders(), cache: 'no-store' });
       if (!res.ok || !res.body) throw await refusal(res);
       const parts: BlobPart[] = [];
-      let lines = 0;
+      const records = recordCounter(format);
       const reader = res.body.getReader();
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        const bytes = chunk.value;
-        parts.push(bytes as Uint8Array<ArrayBuffer>);
-        for (let i = bytes.indexOf(LINE_FEED); i !== -1; i = bytes.indexOf(LINE_FEED, i + 1)) lines++;
-        setResult({ state: 'busy', format, rows: rowsOf(format, lines) });
+        parts.push(chunk.value as Uint8Array<ArrayBuffer>);
+        setResult({ state: 'busy', format, rows: records.add(chunk.value) });
       }
+      const rows = records.add(new Uint8Array(0));
       const blob = new Blob(parts, { type: res.headers.get('content-type') ?? 'text/plain' });
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `proofs.${format}`;
       save(blob, name);
@@ -51,7 +51,7 @@ export function ProofExport({ filters }: { filters: Record<string, string | null
       setResult({
         state: 'done',
         format,
-        rows: rowsOf(format, lines),
+        rows,
         name,
         cap: Number(res.headers.get('x-export-limit')),
         next: res.headers.get('x-next-cursor'),
@@ -105,8 +105,28 @@ function ExportDone({ result, continueWith }: { result: Extract<ExportState, { s
   );
 }
 
-/** Proofs in an export of `lines` lines: the CSV's first line is its header. */
-const rowsOf = (format: Format, lines: number) => (format === 'csv' ? Math.max(0, lines - 1) : lines);
+/**
+ * Counts the proofs of an export as its bytes arrive: one per line of JSON Lines (a line feed
+ * never appears inside a JSON string); in CSV, one per line feed outside quotes (a quoted
+ * field may hold line breaks; a doubled quote toggles twice), less the header.
+ */
+function recordCounter(format: Format): { add(bytes: Uint8Array): number } {
+  let lines = 0;
+  let quoted = false;
+  return {
+    add(bytes) {
+      if (format === 'jsonl') {
+        for (let i = bytes.indexOf(LINE_FEED); i !== -1; i = bytes.indexOf(LINE_FEED, i + 1)) lines++;
+        return lines;
+      }
+      for (const b of bytes) {
+        if (b === QUOTE) quoted = !quoted;
+        else if (b === LINE_FEED && !quoted) lines++;
+      }
+      return Math.max(0, lines - 1);
+    },
+  };
+}
 
 /** Saves a file through an object URL and an <a download>. */
 function save(blob: Blob, name: string): void {
