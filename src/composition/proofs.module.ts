@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { createProofProtocol } from '../adapters/crypto/proof-protocol-factory.js';
 import { MeasuredProofChecker, MeasuredProofProtocol, MeasuredProofStore } from '../adapters/metrics/measured-proof-protocol.js';
+import { proofExportRoutes } from '../adapters/http/routes/proof-export-routes.js';
 import { proofRoutes } from '../adapters/http/routes/proof-routes.js';
 import { KnexProofStore } from '../adapters/sql/knex-proof-store.js';
 import { KnexProofRejectionLog } from '../adapters/sql/knex-proof-rejection-log.js';
@@ -8,6 +9,7 @@ import { ThreadedProofWriter } from '../adapters/sql/threaded-proof-writer.js';
 import { startVerifyPool } from '../adapters/workers/verify-pool.js';
 import { WorkerBatchVerifier } from '../adapters/workers/worker-batch-verifier.js';
 import { WorkerProofChecker } from '../adapters/workers/worker-proof-checker.js';
+import { ExportProofs } from '../application/proofs/export-proofs.js';
 import { GetProof } from '../application/proofs/get-proof.js';
 import { RejectionTally } from '../application/proofs/rejection-tally.js';
 import { ScoreProof } from '../application/proofs/score-proof.js';
@@ -96,6 +98,7 @@ const module = new ContainerModule(({ bind }) => {
   );
   provide(bind, PROOFS.GetProof, [PROOFS.Store], (store) => new GetProof(store));
   provide(bind, PROOFS.SearchProofs, [PROOFS.Store], (store) => new SearchProofs(store));
+  provide(bind, PROOFS.ExportProofs, [PROOFS.Store], (store) => new ExportProofs(store));
   provide(
     bind,
     PROOFS.VerifyBatch,
@@ -117,15 +120,19 @@ const module = new ContainerModule(({ bind }) => {
       PROOFS.SubmitProof,
       PROOFS.GetProof,
       PROOFS.SearchProofs,
+      PROOFS.ExportProofs,
       PROOFS.VerifyEnvelope,
       PROOFS.VerifyBatch,
       PROOFS.ScoreProof,
       PROOFS.MeasuredProtocol,
       CORE.Metrics,
       CORE.Config,
+      CORE.Clock,
     ],
-    (submit, get, search, verify, verifyBatch, score, protocol, metrics, config) =>
-      proofRoutes({
+    (submit, get, search, exportProofs, verify, verifyBatch, score, protocol, metrics, config, clock) => [
+      // Before GET /v1/proofs/{proof_id}, which would take "export" for a proof id.
+      ...proofExportRoutes({ exportProofs, clock }),
+      ...proofRoutes({
         submit,
         get,
         search,
@@ -137,6 +144,7 @@ const module = new ContainerModule(({ bind }) => {
         batchBodyLimitBytes: config.batchBodyLimitBytes,
         maxBatch: config.maxBatch,
       }),
+    ],
   );
 });
 

@@ -6,6 +6,7 @@ import type { ProofChecker } from '../application/ports/proof-checker.js';
 import type { ProofStore } from '../application/ports/proof-store.js';
 import type { ProofRejectionLog } from '../application/ports/usage-series.js';
 import type { ProofProtocol } from '../application/proofs/proof-protocol.js';
+import type { ExportProofs } from '../application/proofs/export-proofs.js';
 import type { GetProof } from '../application/proofs/get-proof.js';
 import type { RejectionTally } from '../application/proofs/rejection-tally.js';
 import type { ScoreProof } from '../application/proofs/score-proof.js';
@@ -38,6 +39,7 @@ export const PROOFS = {
   SubmitProof: token<SubmitProof>('proofs.SubmitProof'),
   GetProof: token<GetProof>('proofs.GetProof'),
   SearchProofs: token<SearchProofs>('proofs.SearchProofs'),
+  ExportProofs: token<ExportProofs>('proofs.ExportProofs'),
   VerifyBatch: token<VerifyBatch>('proofs.VerifyBatch'),
   VerifyEnvelope: token<VerifyEnvelope>('proofs.VerifyEnvelope'),
   /** Scores each accepted proof once, as it is received (the statistics' scores). */

@@ -5,6 +5,7 @@ import { Empty, ErrorNote, Link, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
 import { BASE, navigate, usePlace, withParams } from '../router.js';
 import type { ProofSummary } from '../types.js';
+import { ProofExport } from './proof-export.js';
 import { ProofTable } from './proof-table.js';
 
 /** Every filter of GET /v1/proofs, in the URL under the API's own names. */
@@ -87,6 +88,7 @@ export function ProofsPage() {
           {filtered ? <Link href={`${BASE}proofs`}>Clear filters</Link> : null}
         </div>
       </form>
+      <ProofExport filters={Object.fromEntries(ALL.filter((k) => k !== 'limit' && k !== 'cursor').map((k) => [k, params[k] ?? null]))} key={key} />
       <ErrorNote error={proofs.error} retry={proofs.reload} />
       {proofs.value ? (
         proofs.value.items.length === 0 ? (

@@ -29,8 +29,10 @@ export interface ResponseSpec {
   readonly body?: t.Mixed;
   /** A non-JSON body's media type (e.g. metrics text). */
   readonly mediaType?: string;
-  /** Other media types the same answer may take (e.g. `text/csv` for an export), each documented as text. */
-  readonly alsoAs?: readonly string[];
+  /** Other media types the answer may take (an export's CSV and JSON Lines, a report's CSV), each with what it holds, documented as text. */
+  readonly mediaTypes?: Readonly<Record<string, string>>;
+  /** Response headers worth documenting, each with what it says. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

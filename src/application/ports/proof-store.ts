@@ -19,6 +19,8 @@ export const PROOF_SORT_FIELDS: readonly ProofSortField[] = ['created_at', 'task
 export const MAX_OFFSET = 10_000;
 /** An offset search counts its matches up to here; beyond, its total says "at least this many". */
 export const TOTAL_CAP = 10_000;
+/** Most proofs one export request answers (ExportProofs); the next request continues from its cursor. */
+export const EXPORT_CAP = 100_000;
 /** Longest cursor text (SearchProofs' cursors): a 256-character id of 4-byte characters, twice in base64. */
 export const MAX_CURSOR_LENGTH = 2_048;
 

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ProofSummary } from '../../domain/proof/proof-record.js';
-import { MAX_OFFSET, TOTAL_CAP, type ProofQuery, type ProofStore } from '../ports/proof-store.js';
-import { decodeCursor, encodeCursor } from './proof-cursor.js';
+import { MAX_OFFSET, TOTAL_CAP, type ProofCursor, type ProofQuery, type ProofStore } from '../ports/proof-store.js';
+import { decodeCursor, encodeCursor, type CursorQuery } from './proof-cursor.js';
 
 /**
  * A search: the filters, `order`, `sort` (default `created_at`) and `limit` of a ProofQuery,
@@ -43,12 +43,9 @@ export class SearchProofs {
     if (offset !== undefined && cursor !== undefined) {
       return E.left({ _tag: 'InvalidRange', detail: 'a search takes cursor or offset, not both: the cursor already says where the page starts' });
     }
-    if (query.createdAfterMs !== undefined && query.createdBeforeMs !== undefined && query.createdAfterMs > query.createdBeforeMs) {
-      return E.left({ _tag: 'InvalidRange', detail: 'created_after must not be later than created_before' });
-    }
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, query);
-    if (after === null) return E.left({ _tag: 'InvalidCursor' });
-    if (after === 'other-query') return E.left({ _tag: 'CursorOfOtherQuery' });
+    const start = startOf(query, cursor);
+    if (E.isLeft(start)) return start;
+    const after = start.right;
     const [page, counted] = await Promise.all([
       this.store.search(input.wallet, { ...query, ...(after ? { after } : {}), ...(offset ? { offset } : {}) }),
       offset === undefined ? undefined : this.store.count(input.wallet, query, TOTAL_CAP + 1),
@@ -60,4 +57,15 @@ export class SearchProofs {
       ...(counted !== undefined && { total: { count: Math.min(counted, TOTAL_CAP), exact: counted <= TOTAL_CAP } }),
     });
   }
+}
+
+/** Where a list starts: after `cursor` (refused when it is not one of this list's), or at its start; a window of time that ends before it begins is refused. */
+export function startOf(query: CursorQuery, cursor: string | undefined): E.Either<SearchFailure, ProofCursor | undefined> {
+  if (query.createdAfterMs !== undefined && query.createdBeforeMs !== undefined && query.createdAfterMs > query.createdBeforeMs) {
+    return E.left({ _tag: 'InvalidRange', detail: 'created_after must not be later than created_before' });
+  }
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, query);
+  if (after === null) return E.left({ _tag: 'InvalidCursor' });
+  if (after === 'other-query') return E.left({ _tag: 'CursorOfOtherQuery' });
+  return E.right(after);
 }

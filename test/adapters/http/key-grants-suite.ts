@@ -14,6 +14,7 @@ export const EXPECTED_SCOPES: Readonly<Record<string, Scope | 'any'>> = {
   getProof: 'proofs:read',
   getProofBundle: 'proofs:read',
   searchProofs: 'proofs:read',
+  exportProofs: 'proofs:read',
   verifyProof: 'verify',
   verifyBatch: 'verify',
   scoreProof: 'verify',

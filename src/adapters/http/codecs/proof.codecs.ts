@@ -3,7 +3,7 @@ import { ClaimedDigest, EnvelopeCodec, NonEmptyString } from '../../../applicati
 import { MAX_INDEXED_LENGTH } from '../../../domain/proof/proof-record.js';
 import { DEFAULT_LIMITS } from '../../../domain/protocol/limits.js';
 import { documented, schemaOf } from '../openapi/codec-schema.js';
-import { MAX_CURSOR_LENGTH, MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
+import { EXPORT_CAP, MAX_CURSOR_LENGTH, MAX_OFFSET, TOTAL_CAP } from '../../../application/ports/proof-store.js';
 import { boundedInteger, boundedString, closed, described, DateTimeMs, LimitFromBody, LimitFromQuery, NullableString } from './common.codecs.js';
 
 // The protocol's own string rules, as the document shows them.
@@ -95,6 +95,26 @@ const FilterProps = {
 
 /** GET /v1/proofs takes every filter of a search as a query parameter. */
 export const ListQuery = t.partial({ ...FilterProps, limit: LimitFromQuery, offset: pageOffset(true) }, 'ListProofsQuery');
+
+/** GET /v1/proofs/export: every filter and order of a list, the format, and up to EXPORT_CAP proofs (docs/api.md#exporting-proofs). */
+export const ExportQuery = t.partial(
+  {
+    ...FilterProps,
+    format: documented(t.keyof({ csv: null, jsonl: null }), {
+      type: 'string',
+      enum: ['csv', 'jsonl'],
+      description: 'csv (text/csv) or jsonl (application/x-ndjson). Without it, an Accept of application/x-ndjson chooses jsonl; anything else csv.',
+    }),
+    limit: boundedInteger('limit', 1, EXPORT_CAP, true, `must be an integer from 1 to ${EXPORT_CAP}`, {
+      type: 'integer',
+      minimum: 1,
+      maximum: EXPORT_CAP,
+      default: EXPORT_CAP,
+      description: `Most proofs this request answers (at most ${EXPORT_CAP}); the Link header's rel="next" continues.`,
+    }),
+  },
+  'ExportProofsQuery',
+);
 
 export const SearchBody = closed(t.partial({ ...FilterProps, limit: LimitFromBody, offset: pageOffset(false) }, 'SearchProofs'));
 

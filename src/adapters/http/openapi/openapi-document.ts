@@ -90,15 +90,19 @@ function operation(r: AnyRoute): Record<string, unknown> {
         status,
         {
           description: spec.description,
-          ...(spec.body || spec.mediaType
+          ...(spec.body || spec.mediaType || spec.mediaTypes
             ? {
                 content: {
-                  ...(spec.body
-                    ? { [spec.mediaType ?? 'application/json']: { schema: schemaOf(spec.body) } }
-                    : { [spec.mediaType!]: { schema: { type: 'string' } } }),
-                  ...Object.fromEntries((spec.alsoAs ?? []).map((m) => [m, { schema: { type: 'string' } }])),
+                  ...(spec.body ? { [spec.mediaType ?? 'application/json']: { schema: schemaOf(spec.body) } } : {}),
+                  ...(spec.mediaType && !spec.body ? { [spec.mediaType]: { schema: { type: 'string' } } } : {}),
+                  ...Object.fromEntries(
+                    Object.entries(spec.mediaTypes ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }]),
+                  ),
                 },
               }
+            : {}),
+          ...(spec.headers
+            ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
             : {}),
         },
       ]),

@@ -8,6 +8,7 @@ import type { SubmitProof } from '../../../application/proofs/submit-proof.js';
 import type { VerifyBatch } from '../../../application/proofs/verify-batch.js';
 import type { VerifyEnvelope } from '../../../application/proofs/verify-envelope.js';
 import type { ProofProtocol } from '../../../application/proofs/proof-protocol.js';
+import type { CursorQuery } from '../../../application/proofs/proof-cursor.js';
 import { toUtcRfc3339 } from '../../../domain/protocol/datetime.js';
 import type { ProofRecord, ProofSummary } from '../../../domain/proof/proof-record.js';
 import * as c from '../codecs/proof.codecs.js';
@@ -170,21 +171,28 @@ type SearchRequest = t.TypeOf<typeof c.SearchBody> | t.TypeOf<typeof c.ListQuery
 
 /** Runs a list or a search; newest first unless asked (order and sort_order are the same member). */
 async function search(use: SearchProofs, wallet: string, q: SearchRequest): Promise<E.Either<SearchFailure, SearchPage>> {
-  if (q.order !== undefined && q.sort_order !== undefined && q.order !== q.sort_order) {
-    return E.left({ _tag: 'InvalidRange', detail: 'order and sort_order are the same member; send one, or the same value in both' });
-  }
-  const query = searchQuery(q);
+  const conflict = orderConflict(q);
+  if (conflict) return E.left(conflict);
+  const query: SearchInput = { ...filterQuery(q), limit: q.limit ?? 50, ...(q.offset !== undefined ? { offset: q.offset } : {}) };
   const result = await use.execute({ wallet, query });
   return E.map((r: SearchResult) => ({ ...r, limit: query.limit, ...(q.offset !== undefined && { offset: q.offset }) }))(result);
 }
 
-/** A list's or a search's filters as the use case takes them. */
-function searchQuery(q: SearchRequest): SearchInput {
+/** The members every list, search and export of proofs takes. */
+export type FilterRequest = Omit<t.TypeOf<typeof c.ListQuery>, 'limit' | 'offset'>;
+
+/** order and sort_order are the same member: both may be sent only when they agree. */
+export function orderConflict(q: FilterRequest): SearchFailure | null {
+  return q.order !== undefined && q.sort_order !== undefined && q.order !== q.sort_order
+    ? { _tag: 'InvalidRange', detail: 'order and sort_order are the same member; send one, or the same value in both' }
+    : null;
+}
+
+/** A request's filters, order and cursor as the use cases take them; newest first unless asked. */
+export function filterQuery(q: FilterRequest): CursorQuery & { readonly cursor?: string } {
   return {
     order: q.order ?? q.sort_order ?? 'desc',
-    limit: q.limit ?? 50,
     ...(q.sort_field !== undefined ? { sort: q.sort_field } : {}),
-    ...(q.offset !== undefined ? { offset: q.offset } : {}),
     ...(q.task_id !== undefined ? { taskId: q.task_id } : {}),
     ...(q.robot_id !== undefined ? { robotId: q.robot_id } : {}),
     ...(q.run_id !== undefined ? { runId: q.run_id } : {}),

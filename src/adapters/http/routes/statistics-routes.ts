@@ -33,7 +33,11 @@ export function statisticsRoutes(d: { readonly statistics: GetStatistics }): Any
       params: WalletParams,
       query: StatisticsQuery,
       responses: {
-        200: { description: 'The statistics (text/csv with format=csv).', body: StatisticsResponse, alsoAs: ['text/csv'] },
+        200: {
+          description: 'The statistics (text/csv with format=csv).',
+          body: StatisticsResponse,
+          mediaTypes: { 'text/csv': 'With format=csv: one figure a row, section,key,metric,value (docs/api.md).' },
+        },
         ...errors(400, 422, ...AUTHED),
       },
       handle: async ({ params, query, principal }) => {

@@ -1,0 +1,3 @@
+import { proofExportSuite } from './proof-export-suite.js';
+
+proofExportSuite('sqlite', async () => 'sqlite::memory:');
