@@ -137,3 +137,15 @@ export const ErrorBody = t.intersection(
   ],
   'Error',
 );
+
+/** A string from a closed set (a query's `format`, `range`), documented as an enum with `schema`'s extra words. */
+export const enumOf = <T extends string>(name: string, values: readonly T[], schema: Record<string, unknown> = {}) =>
+  documented(
+    new t.Type<T, string, unknown>(
+      name,
+      (u): u is T => values.includes(u as T),
+      (u, c) => (values.includes(u as T) ? t.success(u as T) : t.failure(u, c, `must be one of ${values.join(', ')}`)),
+      t.identity,
+    ),
+    { type: 'string', enum: values, ...schema },
+  );

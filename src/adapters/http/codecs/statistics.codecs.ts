@@ -1,19 +1,9 @@
 import * as t from 'io-ts';
 import { MAX_SPAN_DAYS, PRESET_NAMES, type Preset } from '../../../domain/stats/statistics-window.js';
-import { documented } from '../openapi/codec-schema.js';
-import { DateTimeMs, described } from './common.codecs.js';
+import { DateTimeMs, described, enumOf } from './common.codecs.js';
 import { intFromQuery } from './fleet-field.codecs.js';
 
-const oneOf = <T extends string>(name: string, values: readonly T[], schema: Record<string, unknown>) =>
-  documented(
-    new t.Type<T, string, unknown>(
-      name,
-      (u): u is T => values.includes(u as T),
-      (u, c) => (values.includes(u as T) ? t.success(u as T) : t.failure(u, c, `must be one of ${values.join(', ')}`)),
-      t.identity,
-    ),
-    { type: 'string', enum: values, ...schema },
-  );
+const oneOf = enumOf;
 
 /** GET /v1/stats/wallet/{addr}/report */
 export const StatisticsQuery = t.partial(

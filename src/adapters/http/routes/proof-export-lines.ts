@@ -1,4 +1,5 @@
 import type { ProofSummary } from '../../../domain/proof/proof-record.js';
+import { csvRow } from '../csv.js';
 import { summaryBody } from './proof-routes.js';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -21,18 +22,6 @@ export const CSV_COLUMNS = [
   'event_count',
 ] as const;
 
-/**
- * One CSV field (RFC 4180). A value a spreadsheet would run as a formula (one beginning with
- * `=`, `+`, `-`, `@`, a tab or a carriage return: CSV injection) gets a leading apostrophe, so
- * that opening an export never runs what a robot wrote into its task id; programs reading the
- * file strip it, or read the JSON Lines, which carry every value as it is. A field holding a
- * comma, a quote, CR or LF is quoted, its quotes doubled.
- */
-export function csvField(value: string): string {
-  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
-}
-
 /** The header line, then one line per proof, each ended by CRLF. */
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 
@@ -51,7 +40,7 @@ export function csvLine(p: ProofSummary): string {
     topics: JSON.stringify(b.topics),
     event_count: String(b.event_count),
   };
-  return `${CSV_COLUMNS.map((c) => csvField(cells[c])).join(',')}\r\n`;
+  return csvRow(CSV_COLUMNS.map((c) => cells[c]));
 }
 
 /** One JSON object per line: the proof as a list item shows it. */

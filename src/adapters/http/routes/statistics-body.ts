@@ -1,6 +1,7 @@
 import type { Breakdown, Statistics } from '../../../application/dashboard/get-statistics.js';
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import { WEEKDAYS } from '../../../domain/stats/statistics-window.js';
+import { csvRow } from '../csv.js';
 
 const breakdownBody = (b: Breakdown) => ({ entries: b.entries.map((e) => ({ id: e.id, proofs: e.proofs })), other: b.other, total: b.total });
 
@@ -30,16 +31,6 @@ export function statisticsBody(wallet: string, s: Statistics) {
 }
 
 /**
- * A field of a CSV row (RFC 4180): quoted when it holds a comma, a quote or a line break. Text
- * that a spreadsheet would run as a formula (=, +, -, @, tab, carriage return first: robot and
- * task ids are the devices' own) is prefixed with an apostrophe.
- */
-export function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/**
  * The statistics as one CSV table of `section,key,metric,value`, a figure per row (docs/api.md,
  * "Statistics"): every section has the same columns, so one file holds them all.
  */
@@ -61,7 +52,7 @@ export function statisticsCsv(s: Statistics): string {
   );
   for (const e of s.usage.endpoints) rows.push(['requests', e.endpoint, 'requests', e.requests], ['requests', e.endpoint, 'errors', e.errors]);
   rows.push(['requests', '', 'requests', s.usage.requests], ['requests', '', 'errors', s.usage.errors]);
-  return ['section,key,metric,value', ...rows.map(([a, b, c, n]) => [csvField(a), csvField(b), csvField(c), String(n)].join(','))].join('\r\n') + '\r\n';
+  return csvRow(['section', 'key', 'metric', 'value']) + rows.map((r) => csvRow(r)).join('');
 }
 
 /** The name a download is saved under: the window's two ends, to the hour. */

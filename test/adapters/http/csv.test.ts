@@ -1,5 +1,5 @@
 import test from 'ava';
-import { csvField } from '../../../src/adapters/http/routes/statistics-body.js';
+import { csvField } from '../../../src/adapters/http/csv.js';
 
 for (const [text, field] of [
   ['arm-1', 'arm-1'],
