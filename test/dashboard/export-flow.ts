@@ -105,4 +105,32 @@ export function exportFlow(label: string, database: { url(): Promise<string>; dr
     t.is(await w.page.getByTestId('export-done').innerText(), `Saved 2 proofs to ${jsonl.name}. That is every proof of this search.`);
     t.deepEqual(w.problems, []);
   });
+
+  test.serial(`${label}: a key's usage downloads as CSV, a row per endpoint and day`, async (t: ExecutionContext) => {
+    const token = await registry.signIn(wallet);
+    const created = await registry.call('POST', '/v1/keys', { credential: token, wallet: wallet.address, body: { name: 'reader' } });
+    const { key, key_id: keyId } = created.body as { key: string; key_id: string };
+    t.is((await registry.call('GET', '/v1/proofs', { credential: key, wallet: wallet.address })).status, 200);
+    t.is((await registry.call('GET', '/v1/proofs/prf_nope', { credential: key, wallet: wallet.address })).status, 404);
+    await w.page.goto(`${registry.url}/dashboard/keys?key=${keyId}`);
+    await w.page.locator('figcaption', { hasText: 'Requests and errors per endpoint' }).waitFor();
+    const csv = await exportAs('Download CSV');
+    t.is(csv.name, `key-usage-${keyId}-30d.csv`);
+    const rows = parseCsv(csv.text);
+    const today = new Date().toISOString().slice(0, 10);
+    t.deepEqual(rows[0], ['endpoint', 'day', 'request_count', 'error_count']);
+    t.is(rows.length, 1 + 3 * 30, 'every day of the window, for all endpoints and each of the two');
+    for (const row of [
+      ['*', today, '2', '1'],
+      ['GET /v1/proofs', today, '1', '0'],
+      ['GET /v1/proofs/{proof_id}', today, '1', '1'],
+    ])
+      t.true(
+        rows.some((r) => r.join() === row.join()),
+        row.join(),
+      );
+    const json = await exportAs('Download JSON');
+    t.like(JSON.parse(json.text), { key_id: keyId, days: 30 });
+    t.deepEqual(w.problems, []);
+  });
 }

@@ -3,6 +3,7 @@ import { api, query } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { ErrorNote, Loading } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
+import { download } from '../download.js';
 import { fmtCount, fmtNumber, fmtPercent } from '../format.js';
 import type { ApiKey, KeyUsage } from '../types.js';
 
@@ -100,12 +101,29 @@ export function KeyUsagePanel({ keyItem }: { keyItem: ApiKey }) {
   const u = usage.value;
   const one = u?.endpoints.find((e) => e.endpoint === endpoint) ?? null;
   const days = one?.items ?? u?.items ?? [];
+  const [saveError, setSaveError] = useState<Error | null>(null);
+  const save = (format: 'csv' | 'json') => () => {
+    setSaveError(null);
+    const path = `/v1/keys/${encodeURIComponent(keyItem.key_id)}/usage${query({ days: DAYS, format })}`;
+    download(path, `key-usage.${format}`).catch(setSaveError);
+  };
   return (
     <div class="panel key-usage">
-      <h2>
-        Requests of “{keyItem.name}”, last {DAYS} days
-      </h2>
+      <div class="panel-header">
+        <h2>
+          Requests of “{keyItem.name}”, last {DAYS} days
+        </h2>
+        <span class="panel-actions">
+          <button type="button" class="button small" onClick={save('csv')} disabled={!u}>
+            Download CSV
+          </button>
+          <button type="button" class="button small" onClick={save('json')} disabled={!u}>
+            Download JSON
+          </button>
+        </span>
+      </div>
       <ErrorNote error={usage.error} retry={usage.reload} />
+      <ErrorNote error={saveError} />
       {u ? (
         <>
           {u.endpoints.length > 0 ? (

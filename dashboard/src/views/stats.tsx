@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, credentialHeaders, query, refusal } from '../api.js';
+import { api, query } from '../api.js';
 import { BarChart, type Bar } from '../components/bar-chart.js';
 import { Chart } from '../components/chart.js';
 import { Heatmap } from '../components/heatmap.js';
 import { ViewHeader } from '../components/layout.js';
 import { ErrorNote, Link, Loading, Stat } from '../components/ui.js';
 import { useData } from '../components/use-data.js';
+import { download } from '../download.js';
 import { fmtCount, fmtNumber } from '../format.js';
 import { navigate, usePlace, withParams, type Place } from '../router.js';
 import type { Session } from '../session.js';
@@ -29,21 +30,6 @@ function reportQuery(w: ReturnType<typeof windowOf>, extra: Record<string, strin
   if ('range' in w) return query({ range: w.range, ...extra });
   const end = new Date(Date.parse(`${w.to}T00:00:00Z`) + DAY).toISOString();
   return query({ from: `${w.from}T00:00:00Z`, to: end, ...extra });
-}
-
-/** Saves the export through an object URL and an <a download> (no inline script: the page's CSP allows none). */
-async function download(path: string, fallbackName: string): Promise<void> {
-  const res = await fetch(path, { headers: credentialHeaders(), cache: 'no-store' });
-  if (!res.ok) throw await refusal(res);
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const barsOf = (b: ProofBreakdown): Bar[] => [...b.entries.map((e) => ({ label: e.id, value: e.proofs })), { label: 'Other', value: b.other, rest: true }];

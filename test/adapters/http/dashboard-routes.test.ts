@@ -126,6 +126,30 @@ test.serial("a key's usage has one row per day, zeros included, and moves with i
       },
     ],
   });
+  const csv = await asAlice('GET', `/v1/keys/${keyId}/usage?days=3&format=csv`);
+  t.is(csv.status, 200);
+  t.is(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
+  t.is(csv.headers.get('content-disposition'), `attachment; filename="key-usage-${keyId}-3d.csv"`);
+  t.is(
+    csv.body,
+    [
+      'endpoint,day,request_count,error_count',
+      '*,2026-11-19,0,0',
+      '*,2026-11-20,3,2',
+      '*,2026-11-21,1,0',
+      'GET /v1/proofs,2026-11-19,0,0',
+      'GET /v1/proofs,2026-11-20,2,1',
+      'GET /v1/proofs,2026-11-21,1,0',
+      'GET /v1/proofs/{proof_id},2026-11-19,0,0',
+      'GET /v1/proofs/{proof_id},2026-11-20,1,1',
+      'GET /v1/proofs/{proof_id},2026-11-21,0,0',
+      '',
+    ].join('\r\n'),
+  );
+  const json = await asAlice('GET', `/v1/keys/${keyId}/usage?days=3&format=json`);
+  t.deepEqual(json.body, after.body, 'the same figures as a file');
+  t.is(json.headers.get('content-disposition'), `attachment; filename="key-usage-${keyId}-3d.json"`);
+  t.is((await asAlice('GET', `/v1/keys/${keyId}/usage?format=xml`)).status, 422);
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage`)).body.items.length, 30);
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage?days=91`)).status, 422);
   t.is((await asAlice('GET', `/v1/keys/${keyId}/usage?days=0`)).status, 422);

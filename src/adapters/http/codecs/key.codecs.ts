@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { KEY_PRESETS, MAX_BOUND_ROBOTS, SCOPES } from '../../../domain/identity/key-grant.js';
 import { documented } from '../openapi/codec-schema.js';
-import { boundedString, closed, DateTimeMs, described, LimitFromQuery, NullableString } from './common.codecs.js';
+import { boundedString, closed, DateTimeMs, described, enumOf, LimitFromQuery, NullableString } from './common.codecs.js';
 
 const Name = documented(boundedString(1, 200, 'key name'), {
   type: 'string',
@@ -101,7 +101,16 @@ const days = documented(
 );
 
 /** GET /v1/keys/{key_id}/usage */
-export const KeyUsageQuery = t.partial({ days }, 'KeyUsageQuery');
+export const KeyUsageQuery = t.partial(
+  {
+    days,
+    format: enumOf<'json' | 'csv'>('format', ['json', 'csv'], {
+      description:
+        'json or csv: the usage as a file to download (Content-Disposition: attachment); CSV has one row per endpoint and day (`endpoint,day,request_count,error_count`), `*` for all endpoints. Without it: JSON, not as an attachment.',
+    }),
+  },
+  'KeyUsageQuery',
+);
 
 export const KeyUsageDayResponse = t.type(
   { day: described(t.string, { type: 'string', format: 'date', description: 'The UTC day.' }), request_count: t.number, error_count: t.number },

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CreateApiKey } from '../../../application/identity/create-api-key.js';
 import type { DeleteApiKey } from '../../../application/identity/delete-api-key.js';
-import type { GetKeyUsage, KeyUsageDay } from '../../../application/identity/get-key-usage.js';
+import type { GetKeyUsage, KeyUsage, KeyUsageDay } from '../../../application/identity/get-key-usage.js';
 import type { KeyPosition, ListApiKeys } from '../../../application/identity/list-api-keys.js';
 import type { UpdateApiKey } from '../../../application/identity/update-api-key.js';
 import type { Clock } from '../../../application/ports/clock.js';
@@ -10,6 +10,7 @@ import { errorRate } from '../../../domain/identity/api-key.js';
 import { scopesOf } from '../../../domain/identity/key-grant.js';
 import { toRfc3339 } from '../../../domain/protocol/datetime.js';
 import * as c from '../codecs/key.codecs.js';
+import { csvRow } from '../csv.js';
 import { HttpError, orProblem } from '../http-error.js';
 import { route, type AnyRoute } from '../route.js';
 import { AUTHED, errorResponses } from './error-responses.js';
@@ -51,6 +52,13 @@ export function keyJson(k: ApiKeyRecord, nowMs: number) {
 }
 
 const dayJson = (r: KeyUsageDay) => ({ day: iso(r.dayMs).slice(0, 10), request_count: r.requests, error_count: r.errors });
+
+/** A key's usage as CSV: the totals per day (`*`), then each endpoint's, oldest day first. */
+function keyUsageCsv(u: KeyUsage): string {
+  const rows = (endpoint: string, days: readonly KeyUsageDay[]) =>
+    days.map((r) => csvRow([endpoint, iso(r.dayMs).slice(0, 10), r.requests, r.errors])).join('');
+  return csvRow(['endpoint', 'day', 'request_count', 'error_count']) + rows('*', u.days) + u.endpoints.map((e) => rows(e.endpoint, e.days)).join('');
+}
 
 export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
   return [
@@ -158,10 +166,22 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
       auth: 'jwt',
       params: c.KeyIdParams,
       query: c.KeyUsageQuery,
-      responses: { 200: { description: 'The usage.', body: c.KeyUsageResponse }, ...errors(400, 404, 422, ...AUTHED) },
+      responses: {
+        200: {
+          description: 'The usage (text/csv with format=csv).',
+          body: c.KeyUsageResponse,
+          mediaTypes: { 'text/csv': 'With format=csv: endpoint,day,request_count,error_count, one row per endpoint and UTC day, `*` for all endpoints.' },
+        },
+        ...errors(400, 404, 422, ...AUTHED),
+      },
       handle: async ({ params, query, principal }) => {
         const days = query.days ?? 30;
         const usage = orProblem(await d.keyUsage.execute({ wallet: principal.wallet, keyId: params.key_id, days }), identityProblem);
+        const file = (ext: 'csv' | 'json') => ({
+          'Content-Disposition': `attachment; filename="key-usage-${params.key_id}-${days}d.${ext}"`,
+          'Cache-Control': 'no-store',
+        });
+        if (query.format === 'csv') return { status: 200, body: keyUsageCsv(usage), headers: { 'Content-Type': 'text/csv; charset=utf-8', ...file('csv') } };
         return {
           status: 200,
           body: {
@@ -170,6 +190,7 @@ export function keyRoutes(d: KeyRouteDeps): AnyRoute[] {
             items: usage.days.map(dayJson),
             endpoints: usage.endpoints.map((e) => ({ endpoint: e.endpoint, request_count: e.requests, error_count: e.errors, items: e.days.map(dayJson) })),
           },
+          ...(query.format === 'json' ? { headers: file('json') } : {}),
         };
       },
     }),
