@@ -2,7 +2,7 @@ import test from 'ava';
 import { Agent, request as httpRequest } from 'node:http';
 import type { JsonObject } from '../../../src/domain/protocol/envelope.js';
 import { anEnvelope, WALLET_A } from '../../support/mothers.js';
-import { type TestRegistry } from '../../support/registry.js';
+import type { TestRegistry } from '../../support/registry.js';
 import { authHeaders } from '../../support/test-authenticator.js';
 import { startLimitedRegistry } from './limited-registry.js';
 

@@ -1,8 +1,9 @@
 import test from 'ava';
 import * as c from '../../../src/adapters/http/codecs/proof.codecs.js';
 import { anEnvelope, WALLET_A, WALLET_B } from '../../support/mothers.js';
-import { type TestRegistry } from '../../support/registry.js';
-import { conforms, invalid, startProofRegistry, valid, WALLET_C } from './proof-routes-support.js';
+import { conforms } from '../../support/conforms.js';
+import type { TestRegistry } from '../../support/registry.js';
+import { invalid, startProofRegistry, valid, WALLET_C } from './proof-routes-support.js';
 
 let registry: TestRegistry;
 test.before(async () => {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { connect } from 'node:net';
 import { WALLET_A, WALLET_B } from '../../support/mothers.js';
-import { type TestRegistry } from '../../support/registry.js';
+import type { TestRegistry } from '../../support/registry.js';
 import { startLimitedRegistry } from './limited-registry.js';
 
 let registry: TestRegistry;
