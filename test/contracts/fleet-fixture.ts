@@ -8,7 +8,7 @@ import { aProofRecord } from '../support/mothers.js';
 /**
  * The fleet stores of one technology on one database (or one in-memory fleet), with the
  * proof store whose adds create and count their devices: the device and group contracts
- * (device-store.contract.ts, group-store.contract.ts) run on it.
+ * (device-store-*.contract.ts, group-store.contract.ts) run on it.
  */
 export interface FleetFixture {
   readonly devices: DeviceStore;

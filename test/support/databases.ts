@@ -11,7 +11,7 @@ import { migrateLatest, openDatabase, type Database } from '../../src/adapters/s
  * migrated once and emptied between tests, so the tests using it must run with `test.serial`.
  *
  *   const pg = postgresFixture(test, 'devices');
- *   deviceStoreContract('postgres', async () => new KnexDeviceStore(await pg.fresh()), test.serial);
+ *   deviceStoreProofsContract('postgres', async () => new KnexDeviceStore(await pg.fresh()), test.serial);
  */
 
 /** How a contract declares its tests: `test`, or `test.serial` when they share a database. */

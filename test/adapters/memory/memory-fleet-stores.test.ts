@@ -4,7 +4,9 @@ import { MemoryGroupStore } from '../../../src/adapters/memory/memory-group-stor
 import { MemoryProofActivity } from '../../../src/adapters/memory/memory-proof-activity.js';
 import { MemoryProofStore } from '../../../src/adapters/memory/memory-proof-store.js';
 import { MemoryWalletStats } from '../../../src/adapters/memory/memory-wallet-stats.js';
-import { deviceStoreContract } from '../../contracts/device-store.contract.js';
+import { deviceStoreEditsContract } from '../../contracts/device-store-edits.contract.js';
+import { deviceStoreProofsContract } from '../../contracts/device-store-proofs.contract.js';
+import { deviceStoreReportsContract } from '../../contracts/device-store-reports.contract.js';
 import type { FleetFixture } from '../../contracts/fleet-fixture.js';
 import { groupStoreContract } from '../../contracts/group-store.contract.js';
 import { walletStatsContract } from '../../contracts/wallet-stats.contract.js';
@@ -15,6 +17,8 @@ const make = async (): Promise<FleetFixture> => {
   const proofs = new MemoryProofStore(stats);
   return { devices: new MemoryDeviceStore(fleet), groups: new MemoryGroupStore(fleet), proofs, activity: new MemoryProofActivity(proofs), stats };
 };
-deviceStoreContract('memory', make);
+deviceStoreProofsContract('memory', make);
+deviceStoreReportsContract('memory', make);
+deviceStoreEditsContract('memory', make);
 groupStoreContract('memory', make);
 walletStatsContract('memory', make);

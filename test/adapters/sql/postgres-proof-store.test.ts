@@ -1,7 +1,8 @@
 import test from 'ava';
 import { KnexProofStore, migrateLatest, openDatabase } from '../../../src/adapters/sql/index.js';
 import { migrations } from '../../../migrations/index.js';
-import { proofStoreContract } from '../../contracts/proof-store.contract.js';
+import { proofStoreAddContract } from '../../contracts/proof-store-add.contract.js';
+import { proofStoreSearchContract } from '../../contracts/proof-store-search.contract.js';
 import { proofTextSearchContract } from '../../contracts/proof-text-search.contract.js';
 import { postgresFixture, TEST_POSTGRES_URL, uniqueSchemaName } from '../../support/databases.js';
 import { aProofRecord, WALLET_A } from '../../support/mothers.js';
@@ -10,12 +11,10 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 // One schema for this file, migrated once and emptied before each test: the tests share it,
 // so they run serially. No skip when PostgreSQL is down: the `before` hook fails instead.
 const pg = postgresFixture(test, 'proofs');
-proofStoreContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
-proofStoreContract(
-  'postgres, indexes past the first proofs',
-  async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }),
-  test.serial,
-);
+for (const contract of [proofStoreAddContract, proofStoreSearchContract]) {
+  contract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
+  contract('postgres, indexes past the first proofs', async () => new KnexProofStore(await pg.fresh(), { textProbe: 2, textHitsPerProbe: 4 }), test.serial);
+}
 proofTextSearchContract('postgres', async () => new KnexProofStore(await pg.fresh()), test.serial);
 proofTextSearchContract(
   'postgres, index past the first proofs',

@@ -4,7 +4,9 @@ import { KnexGroupStore } from '../../../src/adapters/sql/knex-group-store.js';
 import { KnexProofActivity } from '../../../src/adapters/sql/knex-proof-activity.js';
 import { KnexProofStore } from '../../../src/adapters/sql/knex-proof-store.js';
 import { KnexWalletStats } from '../../../src/adapters/sql/knex-wallet-stats.js';
-import { deviceStoreContract } from '../../contracts/device-store.contract.js';
+import { deviceStoreEditsContract } from '../../contracts/device-store-edits.contract.js';
+import { deviceStoreProofsContract } from '../../contracts/device-store-proofs.contract.js';
+import { deviceStoreReportsContract } from '../../contracts/device-store-reports.contract.js';
 import type { FleetFixture } from '../../contracts/fleet-fixture.js';
 import { groupStoreContract } from '../../contracts/group-store.contract.js';
 import { walletStatsContract } from '../../contracts/wallet-stats.contract.js';
@@ -21,6 +23,8 @@ const make = async (): Promise<FleetFixture> => {
     stats: new KnexWalletStats(db),
   };
 };
-deviceStoreContract('sqlite', make);
+deviceStoreProofsContract('sqlite', make);
+deviceStoreReportsContract('sqlite', make);
+deviceStoreEditsContract('sqlite', make);
 groupStoreContract('sqlite', make);
 walletStatsContract('sqlite', make);

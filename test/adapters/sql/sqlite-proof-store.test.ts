@@ -4,7 +4,8 @@ import test from 'ava';
 import { KnexProofStore, migrateLatest, openDatabase, type Database } from '../../../src/adapters/sql/index.js';
 import { configureSqliteConnection } from '../../../src/adapters/sql/database.js';
 import { migrations } from '../../../migrations/index.js';
-import { proofStoreContract } from '../../contracts/proof-store.contract.js';
+import { proofStoreAddContract } from '../../contracts/proof-store-add.contract.js';
+import { proofStoreSearchContract } from '../../contracts/proof-store-search.contract.js';
 import { proofTextSearchContract } from '../../contracts/proof-text-search.contract.js';
 import { sqliteFixture, withSqliteFile } from '../../support/databases.js';
 import { aProofRecord, WALLET_A } from '../../support/mothers.js';
@@ -12,8 +13,11 @@ import { knexProofStoreChecks } from './knex-proof-store.checks.js';
 
 // A fresh file per test: the production path (WAL, per-connection pragmas), and cheap.
 const sqlite = sqliteFixture(test);
-proofStoreContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
-proofStoreContract('sqlite, indexes past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 }));
+const pastFirstProofs = async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 });
+for (const contract of [proofStoreAddContract, proofStoreSearchContract]) {
+  contract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
+  contract('sqlite, indexes past the first proofs', pastFirstProofs);
+}
 proofTextSearchContract('sqlite', async () => new KnexProofStore(await sqlite.fresh()));
 proofTextSearchContract('sqlite, index past the first proofs', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 4 }));
 proofTextSearchContract('sqlite, slices of the list only', async () => new KnexProofStore(await sqlite.fresh(), { textProbe: 2, textHitsPerProbe: 0 }));

@@ -12,7 +12,7 @@ import { aProofRecord, WALLET_A, WALLET_B } from '../../support/mothers.js';
  * The wallet statistics and the series read kept counts and bounded ranges, never the wallet's
  * proofs one by one: every statement that touches `proofs` is either a range of created_at (at
  * most an hour at each end of a window) or stops after a few rows (LIMIT), and the series of
- * hours and days read the kept tables. Plans as in search-plans.test.ts.
+ * hours and days read the kept tables. Plans read as in search-plans-support.ts.
  */
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

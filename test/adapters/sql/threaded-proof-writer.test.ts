@@ -2,7 +2,8 @@ import test from 'ava';
 import { KnexGroupStore } from '../../../src/adapters/sql/knex-group-store.js';
 import { KnexProofStore, type Database } from '../../../src/adapters/sql/index.js';
 import { ThreadedProofWriter } from '../../../src/adapters/sql/threaded-proof-writer.js';
-import { proofStoreContract } from '../../contracts/proof-store.contract.js';
+import { proofStoreAddContract } from '../../contracts/proof-store-add.contract.js';
+import { proofStoreSearchContract } from '../../contracts/proof-store-search.contract.js';
 import { postgresFixture, sqliteFixture } from '../../support/databases.js';
 import { aProofRecord, WALLET_A } from '../../support/mothers.js';
 import { knexProofStoreChecks } from './knex-proof-store.checks.js';
@@ -20,24 +21,26 @@ async function threadFor(db: Database): Promise<ThreadedProofWriter> {
 }
 
 const sqlite = sqliteFixture(test);
-proofStoreContract('sqlite, writer thread', async () => {
-  const db = await sqlite.fresh();
-  return new KnexProofStore(db, { writer: await threadFor(db) });
-});
+for (const contract of [proofStoreAddContract, proofStoreSearchContract])
+  contract('sqlite, writer thread', async () => {
+    const db = await sqlite.fresh();
+    return new KnexProofStore(db, { writer: await threadFor(db) });
+  });
 knexProofStoreChecks('sqlite, writer thread', () => sqlite.fresh(), test, threadFor);
 
 // PostgreSQL: one schema for the file, one thread for it.
 const pg = postgresFixture(test, 'writer_thread');
 let pgThread: Promise<ThreadedProofWriter> | undefined;
 const pgRows = (db: Database) => (pgThread ??= threadFor(db));
-proofStoreContract(
-  'postgres, writer thread',
-  async () => {
-    const db = await pg.fresh();
-    return new KnexProofStore(db, { writer: await pgRows(db) });
-  },
-  test.serial,
-);
+for (const contract of [proofStoreAddContract, proofStoreSearchContract])
+  contract(
+    'postgres, writer thread',
+    async () => {
+      const db = await pg.fresh();
+      return new KnexProofStore(db, { writer: await pgRows(db) });
+    },
+    test.serial,
+  );
 knexProofStoreChecks('postgres, writer thread', () => pg.fresh(), test.serial, pgRows);
 
 test('sqlite::memory: gets no writer thread: no other connection can see it', async (t) => {

@@ -16,7 +16,7 @@ import { wideningPage } from './widening-page.js';
  * The read queries of a search and of its count (docs/design/search.md). Both databases must
  * return the same items in the same order with the same cursors (the contract suite runs
  * against each), and no statement may read a wallet's proofs one by one beyond a bound
- * (test/adapters/sql/search-plans.test.ts checks each plan). What differs by database is in
+ * (test/adapters/sql/search-plans*.test.ts check each plan). What differs by database is in
  * its dialect (sqlite-search.ts, postgres-search.ts); the pages are shared.
  */
 export class KnexProofSearch {
