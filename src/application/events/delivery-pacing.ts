@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock.js';
 import type { LoadGauge } from '../ports/load-gauge.js';
 
 export interface PacingSettings {
-  /** Above this share of busy time, new deliveries wait (WEBHOOK_YIELD_ABOVE; 1 never waits). */
+  /** Above this share of busy time, new deliveries wait (WEBHOOK_YIELD_ABOVE; at 1 they never do). */
   readonly yieldAbove: number;
   /** Even so, a claim at least this often: deliveries slow down under load, they never stop. */
   readonly atLeastEveryMs: number;
@@ -26,7 +26,7 @@ export class DeliveryPacing {
   /** Whether to claim now; a yes counts as a claim. */
   mayClaim(): boolean {
     const now = this.clock.nowMs();
-    if (this.gauge.busyShare() >= this.settings.yieldAbove && now - this.lastClaimMs < this.settings.atLeastEveryMs) return false;
+    if (this.gauge.busyShare() > this.settings.yieldAbove && now - this.lastClaimMs < this.settings.atLeastEveryMs) return false;
     this.lastClaimMs = now;
     return true;
   }
