@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dashboard/dist/**', 'node_modules/**', 'data/**', 'bin/**', 'eslint.config.js', '.dependency-cruiser.cjs'] },
+  { ignores: ['dist/**', 'dashboard/dist/**', 'node_modules/**', 'data/**', 'bin/**', 'eslint.config.js', '.dependency-cruiser*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
