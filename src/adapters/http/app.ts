@@ -147,7 +147,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
  */
 function heavyRead(slots: Slots): Koa.Middleware {
   return async (ctx, next) => {
-    const release = await slots.acquire((ctx.state.principal as Principal | undefined)?.wallet ?? `ip:${ctx.ip}`);
+    const wallet = (ctx.state.principal as Principal | undefined)?.wallet ?? `ip:${ctx.ip}`;
+    // What the handler reads after answering (a streamed export's pages) takes slots of its own, in the same turns.
+    ctx.state.readSlot = () => slots.acquire(wallet, { admitted: true });
+    const release = await slots.acquire(wallet);
     try {
       await next();
       const body: unknown = ctx.body;

@@ -41,13 +41,17 @@ export class Slots {
     return this.waitingCount;
   }
 
-  /** `wallet`: whose turn the request waits in; one key for all where turns do not matter. */
-  async acquire(wallet = ''): Promise<() => void> {
+  /**
+   * `wallet`: whose turn the request waits in; one key for all where turns do not matter.
+   * `admitted`: for a request already answering (a streamed export's next page), which waits
+   * its turn however many wait: it cannot be refused with a status any more.
+   */
+  async acquire(wallet = '', { admitted = false } = {}): Promise<() => void> {
     if (this.held < this.bounds.slots && this.waitingCount === 0) {
       this.held++;
       return this.releaser();
     }
-    if (this.waitingCount >= this.bounds.queue) {
+    if (!admitted && this.waitingCount >= this.bounds.queue) {
       throw new HttpError(
         503,
         `too many ${this.what} are being read at once (${this.bounds.slots} at a time, ${this.bounds.queue} waiting); retry shortly`,
@@ -56,7 +60,7 @@ export class Slots {
       );
     }
     const mine = this.waiting.get(wallet) ?? [];
-    if (mine.length >= this.bounds.queuePerWallet) {
+    if (!admitted && mine.length >= this.bounds.queuePerWallet) {
       throw new HttpError(
         429,
         `too many of this wallet's ${this.what} are waiting (${this.bounds.queuePerWallet} at most); retry shortly`,
@@ -94,5 +98,25 @@ export class Slots {
     if (queue.length > 0) this.waiting.set(wallet, queue);
     this.waitingCount--;
     return next;
+  }
+}
+
+/**
+ * A streamed answer's pages, each read in a slot of its own taken in the wallet's turn and
+ * given back before the page is sent: a long export reads no more at once than any other heavy
+ * read, and its client's pace holds no slot.
+ */
+export async function* readInSlots<T>(pages: AsyncIterable<T>, acquire: () => Promise<() => void>): AsyncGenerator<T, void> {
+  const iterator = pages[Symbol.asyncIterator]();
+  for (;;) {
+    const release = await acquire();
+    let step: IteratorResult<T>;
+    try {
+      step = await iterator.next();
+    } finally {
+      release();
+    }
+    if (step.done) return;
+    yield step.value;
   }
 }

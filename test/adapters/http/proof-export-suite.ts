@@ -215,4 +215,13 @@ export function proofExportSuite(label: string, url: () => Promise<string>): voi
     const continued = jsonIds((await exportOf(`?format=jsonl&order=asc&cursor=${cursor}`, other)).text);
     t.true(continued.every((id) => !ids.includes(id) || id === theirs[0]));
   });
+
+  test.serial(`${label}: exports at once take turns for the read slot page by page, and each is whole`, async (t) => {
+    const all = await listed('');
+    const exports = await Promise.all(Array.from({ length: 6 }, () => exportOf('?format=jsonl')));
+    for (const e of exports) {
+      t.is(e.status, 200);
+      t.deepEqual(jsonIds(e.text), all);
+    }
+  });
 }

@@ -6,6 +6,7 @@ import { EXPORT_CAP } from '../../../application/ports/proof-store.js';
 import * as c from '../codecs/proof.codecs.js';
 import { orProblem } from '../http-error.js';
 import { route, type AnyRoute } from '../route.js';
+import { readInSlots } from '../slots.js';
 import { AUTHED, errorResponses } from './error-responses.js';
 import { EXPORT_MEDIA_TYPES, exportText, type ExportFormat } from './proof-export-lines.js';
 import { proofProblem } from './proof-problems.js';
@@ -58,7 +59,9 @@ export function proofExportRoutes(d: ProofExportRouteDeps): AnyRoute[] {
             : await d.exportProofs.execute({ wallet: principal.wallet, query: { ...filterQuery(query), ...(query.limit ? { limit: query.limit } : {}) } }),
           proofProblem,
         );
-        const body = Readable.from(exportText(planned.pages, format), { objectMode: false });
+        const acquire = ctx.state.readSlot as (() => Promise<() => void>) | undefined;
+        const pages = acquire ? readInSlots(planned.pages, acquire) : planned.pages;
+        const body = Readable.from(exportText(pages, format), { objectMode: false });
         // Once the answer has begun no status can tell a failed read: the connection is cut, so the client sees a broken transfer, not a short file.
         body.once('error', () => ctx.res.destroy());
         const next: Record<string, string> =
