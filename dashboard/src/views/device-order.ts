@@ -19,12 +19,17 @@ export interface DeviceOrder {
  * the service has it and says why. Saves run one after another, so the last move is the one kept.
  */
 export function useDeviceOrder(loaded: Device[], onSaved: () => void): DeviceOrder {
-  // The order chosen here, for the list it was chosen on: a newer read of the list replaces it.
-  const [pending, setPending] = useState<{ ids: string[]; on: Device[] } | null>(null);
+  // The order chosen here. While saves are under way it stands over every read of the list (a
+  // read may have begun before the save it would reflect); once the last save is done, the
+  // list is read again and the first read after that replaces it.
+  const [pending, setPending] = useState<{ ids: string[]; heldOn: Device[] | null } | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<Error | null>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
-  const devices = pending && pending.on === loaded ? arrange(loaded, pending.ids) : loaded;
+  const saving = useRef(0);
+  const latest = useRef(loaded);
+  latest.current = loaded;
+  const devices = pending && (pending.heldOn === null || pending.heldOn === loaded) ? arrange(loaded, pending.ids) : loaded;
 
   const move = (deviceId: string, to: number) => {
     const ids = devices.map((d) => d.device_id);
@@ -40,14 +45,19 @@ export function useDeviceOrder(loaded: Device[], onSaved: () => void): DeviceOrd
     const next = [...ids];
     next.splice(from, 1);
     next.splice(to, 0, deviceId);
-    setPending({ ids: next, on: loaded });
+    saving.current++;
+    setPending({ ids: next, heldOn: null });
     setError(null);
     setAnnouncement(`${name} moved to position ${to + 1} of ${ids.length}.`);
     queue.current = queue.current.then(async () => {
       try {
         await api('PATCH', '/v1/fleet/devices/order', { device_orders: next.map((device_id, sort_order) => ({ device_id, sort_order })) });
-        onSaved();
+        if (--saving.current === 0) {
+          setPending((p) => (p ? { ...p, heldOn: latest.current } : p));
+          onSaved();
+        }
       } catch (err) {
+        saving.current--;
         setPending(null);
         setError(err as Error);
         setAnnouncement(`The order was not saved: ${(err as Error).message} The list is back in its saved order.`);
